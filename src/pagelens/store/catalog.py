@@ -1,0 +1,202 @@
+"""The catalog: documents, their elements, OCR and LLM caches, in one SQLite file (WAL mode).
+
+A document becomes visible only when its ingest transaction commits, so a killed ingest leaves
+nothing half-written: the next run starts that file again from scratch.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pagelens.errors import NotFoundError, StoreError
+from pagelens.models import Document, Element
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    path TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 1,
+    ingested_at TEXT NOT NULL,
+    meta TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_name ON documents(name);
+CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
+CREATE TABLE IF NOT EXISTS elements (
+    id TEXT PRIMARY KEY,
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    page INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS elements_doc_page ON elements(doc_id, page, ord);
+CREATE TABLE IF NOT EXISTS indexed (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
+    index_name TEXT NOT NULL,
+    chunks INTEGER NOT NULL,
+    PRIMARY KEY (doc_id, index_name)
+);
+CREATE TABLE IF NOT EXISTS cache (
+    namespace TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created REAL NOT NULL,
+    PRIMARY KEY (namespace, key)
+);
+"""
+
+
+class Catalog:
+    """Thread-safe access to the catalog database under the data home."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30, isolation_level=None)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn.execute("PRAGMA foreign_keys=ON")
+            self._conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"catalog {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    # -- transactions ---------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._conn.execute("COMMIT")
+
+    # -- documents ------------------------------------------------------------------------------
+    def begin_document(self, conn: sqlite3.Connection, doc: Document) -> None:
+        """Insert the document row inside an open transaction (elements follow with add_elements)."""
+        doc.ingested_at = doc.ingested_at or datetime.now(timezone.utc)
+        conn.execute(
+            "INSERT OR REPLACE INTO documents(doc_id, name, path, version, ingested_at, meta) VALUES (?,?,?,?,?,?)",
+            (doc.doc_id, doc.name, doc.path, doc.version, doc.ingested_at.isoformat(), doc.model_dump_json()),
+        )
+
+    def update_document(self, conn: sqlite3.Connection, doc: Document) -> None:
+        conn.execute("UPDATE documents SET meta=? WHERE doc_id=?", (doc.model_dump_json(), doc.doc_id))
+
+    def add_elements(self, conn: sqlite3.Connection, elements: Iterable[Element]) -> int:
+        rows = [(e.id, e.doc_id, e.page, e.order, e.kind.value, e.model_dump_json()) for e in elements]
+        conn.executemany("INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows)
+        return len(rows)
+
+    def get_document(self, doc_id: str) -> Document | None:
+        with self._lock:
+            row = self._conn.execute("SELECT meta FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
+        return Document.model_validate_json(row[0]) if row else None
+
+    def documents(self) -> list[Document]:
+        with self._lock:
+            rows = self._conn.execute("SELECT meta FROM documents ORDER BY name, version").fetchall()
+        return [Document.model_validate_json(r[0]) for r in rows]
+
+    def latest_by_path(self, path: str) -> Document | None:
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT meta FROM documents WHERE path=? ORDER BY version DESC LIMIT 1", (path,)
+            ).fetchone()
+        return Document.model_validate_json(row[0]) if row else None
+
+    def resolve(self, ref: str) -> Document:
+        """A document by id, id prefix (≥ 6 chars), file name, or path."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT meta FROM documents WHERE doc_id=? OR name=? OR path=? OR (length(?)>=6 AND doc_id LIKE ?)",
+                (ref, ref, ref, ref, ref + "%"),
+            ).fetchall()
+        docs = [Document.model_validate_json(r[0]) for r in rows]
+        if not docs:
+            raise NotFoundError(f"no document matches {ref!r} (see `pagelens ls`)")
+        if len({d.doc_id for d in docs}) > 1:
+            ids = ", ".join(f"{d.doc_id[:12]} ({d.name})" for d in docs)
+            raise NotFoundError(f"{ref!r} matches several documents: {ids}; pass a doc id")
+        return docs[0]
+
+    def delete_document(self, conn: sqlite3.Connection, doc_id: str) -> None:
+        conn.execute("DELETE FROM elements WHERE doc_id=?", (doc_id,))
+        conn.execute("DELETE FROM indexed WHERE doc_id=?", (doc_id,))
+        conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
+
+    # -- elements -------------------------------------------------------------------------------
+    def elements(self, doc_id: str, page: int | None = None, kinds: Iterable[str] | None = None) -> list[Element]:
+        sql = "SELECT data FROM elements WHERE doc_id=?"
+        args: list[object] = [doc_id]
+        if page is not None:
+            sql += " AND page=?"
+            args.append(page)
+        if kinds:
+            kinds = list(kinds)
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            args.extend(kinds)
+        sql += " ORDER BY page, ord"
+        with self._lock:
+            rows = self._conn.execute(sql, args).fetchall()
+        return [Element.model_validate_json(r[0]) for r in rows]
+
+    def iter_elements(self, doc_id: str) -> Iterator[Element]:
+        """Elements page by page without loading the whole document at once."""
+        with self._lock:
+            pages = [r[0] for r in self._conn.execute("SELECT DISTINCT page FROM elements WHERE doc_id=? ORDER BY page", (doc_id,))]
+        for p in pages:
+            yield from self.elements(doc_id, page=p)
+
+    def element_counts(self, doc_id: str) -> dict[str, int]:
+        with self._lock:
+            rows = self._conn.execute("SELECT kind, count(*) FROM elements WHERE doc_id=? GROUP BY kind", (doc_id,)).fetchall()
+        return {k: n for k, n in rows}
+
+    # -- index bookkeeping ----------------------------------------------------------------------
+    def mark_indexed(self, doc_id: str, index_name: str, chunks: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("INSERT OR REPLACE INTO indexed(doc_id, index_name, chunks) VALUES (?,?,?)", (doc_id, index_name, chunks))
+
+    def is_indexed(self, doc_id: str, index_name: str) -> bool:
+        with self._lock:
+            row = self._conn.execute("SELECT 1 FROM indexed WHERE doc_id=? AND index_name=?", (doc_id, index_name)).fetchone()
+        return row is not None
+
+    # -- caches ---------------------------------------------------------------------------------
+    def cache_get(self, namespace: str, key: str, ttl_s: float | None = None) -> object | None:
+        with self._lock:
+            row = self._conn.execute("SELECT value, created FROM cache WHERE namespace=? AND key=?", (namespace, key)).fetchone()
+        if row is None or (ttl_s is not None and time.time() - row[1] > ttl_s):
+            return None
+        return json.loads(row[0])
+
+    def cache_put(self, namespace: str, key: str, value: object) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO cache(namespace, key, value, created) VALUES (?,?,?,?)",
+                (namespace, key, json.dumps(value), time.time()),
+            )
+
+    def cache_delete(self, namespace: str, keys: Iterable[str] | None = None) -> None:
+        with self.transaction() as conn:
+            if keys is None:
+                conn.execute("DELETE FROM cache WHERE namespace=?", (namespace,))
+            else:
+                conn.executemany("DELETE FROM cache WHERE namespace=? AND key=?", [(namespace, k) for k in keys])

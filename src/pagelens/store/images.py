@@ -1,0 +1,32 @@
+"""Content-addressed image files: ``<home>/images/ab/abcdef....png``."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+
+class ImageStore:
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def path(self, sha: str) -> Path:
+        return self.root / sha[:2] / f"{sha}.png"
+
+    def put(self, png: bytes) -> str:
+        """Store PNG bytes; returns their sha256. Writing the same bytes twice is a no-op."""
+        sha = hashlib.sha256(png).hexdigest()
+        target = self.path(sha)
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_bytes(png)
+            os.replace(tmp, target)
+        return sha
+
+    def get(self, sha: str) -> bytes:
+        return self.path(sha).read_bytes()
+
+    def exists(self, sha: str) -> bool:
+        return self.path(sha).exists()
