@@ -1,0 +1,81 @@
+"""Rank fusion as small pure functions.
+
+Reciprocal rank fusion (RRF): Cormack, Clarke & Büttcher, "Reciprocal Rank Fusion outperforms
+Condorcet and individual Rank Learning Methods", SIGIR 2009. A document's fused score is
+
+    score(d) = Σ_channels  w_c / (k + rank_c(d))
+
+with 1-based ranks; documents a channel did not return contribute nothing for that channel. The
+paper's constant is k = 60: it damps the influence of the very top ranks so that one channel's
+first place cannot outvote agreement between several channels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+RRF_K = 60
+"""The constant from Cormack et al. (2009)."""
+
+
+@dataclass
+class Fused:
+    """One fused result: its id, RRF score and the 1-based rank it had in each channel."""
+
+    id: str
+    score: float
+    ranks: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def best_rank(self) -> int:
+        return min(self.ranks.values()) if self.ranks else 0
+
+
+def fuse(
+    rankings: Mapping[str, Sequence[str]],
+    k: int = RRF_K,
+    weights: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """RRF over named rankings (best first), with per-channel ranks kept.
+
+    An id repeated within one ranking counts at its first (best) position. Channels missing from
+    ``weights`` get weight 1.0. Ties in score are broken by the best single-channel rank, then by
+    the order channels are given in, then by the id, so the output is deterministic.
+    """
+    if k < 0:
+        raise ValueError(f"RRF constant k must be >= 0, got {k}")
+    weights = weights or {}
+    out: dict[str, Fused] = {}
+    first_seen: dict[str, tuple[int, int]] = {}
+    for ci, (channel, ranking) in enumerate(rankings.items()):
+        w = float(weights.get(channel, 1.0))
+        for pos, doc in enumerate(ranking):
+            item = out.get(doc)
+            if item is None:
+                item = out[doc] = Fused(doc, 0.0)
+                first_seen[doc] = (pos, ci)
+            if channel in item.ranks:
+                continue
+            rank = pos + 1
+            item.ranks[channel] = rank
+            item.score += w / (k + rank)
+    return sorted(out.values(), key=lambda f: (-f.score, f.best_rank, first_seen[f.id][1], f.id))
+
+
+def reciprocal_rank_fusion(
+    rankings: Mapping[str, Sequence[str]],
+    k: int = RRF_K,
+    weights: Mapping[str, float] | None = None,
+) -> list[tuple[str, float]]:
+    """``[(id, fused score), ...]`` best first; see :func:`fuse` for ties and weights."""
+    return [(f.id, f.score) for f in fuse(rankings, k=k, weights=weights)]
+
+
+def channel_ranks(rankings: Mapping[str, Sequence[str]]) -> dict[str, dict[str, int]]:
+    """``{id: {channel: 1-based rank}}`` for every id any channel returned."""
+    out: dict[str, dict[str, int]] = {}
+    for channel, ranking in rankings.items():
+        for pos, doc in enumerate(ranking):
+            out.setdefault(doc, {}).setdefault(channel, pos + 1)
+    return out
