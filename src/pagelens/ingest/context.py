@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import pymupdf
@@ -43,12 +44,21 @@ class PageContext:
     use_layout: bool = False
     layout: list[tuple[pymupdf.Rect, str]] | None = None
     warnings: list[str] = field(default_factory=list)
+    pdf_bytes: bytes | None = None  # the whole file, for parsers that reopen it (pdfplumber tables)
 
     @classmethod
     def build(cls, page: pymupdf.Page, **kw: Any) -> "PageContext":
         ctx = cls(page=page, page_no=page.number + 1, **kw)
         ctx.text = page.get_text("dict", flags=TEXT_FLAGS, sort=False)
         return ctx
+
+    @cached_property
+    def drawings(self) -> list[dict[str, Any]]:
+        """``page.get_cdrawings()`` once per page, shared by the table signals and the figure finder.
+
+        Raw form: each path's ``rect`` and item points are plain tuples, not Rect/Point objects.
+        """
+        return self.page.get_cdrawings()
 
     def is_claimed(self, rect: pymupdf.Rect, min_overlap: float = 0.5) -> bool:
         """True when ``rect`` lies mostly inside a claimed region."""

@@ -151,7 +151,7 @@ class Ingestor:
                 )
             ctx = PageContext.build(
                 page, doc_id=doc_id, file_name=name, settings=self.settings, images=self.images,
-                ocr=self.ocr, furniture=running,
+                ocr=self.ocr, furniture=running, pdf_bytes=getattr(pdf, "stream", None),
             )
             return self._extract(ctx)
         except PageError as exc:
