@@ -135,8 +135,11 @@ class AnswerSettings(BaseModel):
     vision: bool = Field(False, description="The model accepts images: figures are attached as images.")
     timeout_s: float = Field(120.0, gt=0, description="Per-request timeout.")
     retries: int = Field(3, ge=0, description="Retries with backoff on 429 and 5xx.")
-    temperature: float = Field(0.1, ge=0, le=2)
-    max_tokens: int = Field(800, ge=16)
+    retry_max_wait_s: float = Field(
+        30.0, ge=0, description="Longest wait between retries, whatever Retry-After asks for."
+    )
+    temperature: float = Field(0.1, ge=0, le=2, description="Sampling temperature.")
+    max_tokens: int = Field(800, ge=16, description="Longest answer, in tokens.")
     history_turns: int = Field(3, ge=0, description="Previous turns included in the prompt.")
     abstain_threshold: float = Field(
         0.35, description="Extractive answerer abstains below this evidence score (0..1)."

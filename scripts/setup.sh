@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Set up pagelens on a fresh machine: system OCR (where the system allows), a venv, the package.
+# Idempotent: re-running only installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+  echo "pagelens needs Python >= 3.11 (found: $("$PY" --version 2>&1))" >&2
+  exit 1
+fi
+
+# Tesseract is the default OCR engine. Install it where we can do so without asking.
+if ! command -v tesseract >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "setup: installing tesseract-ocr (apt)" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null) \
+      || echo "setup: could not install tesseract; OCR will be off" >&2
+  elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-eng >/dev/null) \
+      || echo "setup: could not install tesseract; OCR will be off" >&2
+  elif command -v brew >/dev/null 2>&1; then
+    brew install tesseract || echo "setup: could not install tesseract; OCR will be off" >&2
+  else
+    echo "setup: tesseract not found and no way to install it here; scanned pages will not be OCR'd" >&2
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+# The CPU build of torch first: a plain 'torch' requirement could otherwise pull a multi-GB CUDA build.
+.venv/bin/python -m pip install -q "torch==2.13.0"
+.venv/bin/python -m pip install -q -e ".[test]"
+echo "setup: ready (.venv/bin/pagelens)" >&2

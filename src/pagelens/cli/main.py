@@ -1,0 +1,68 @@
+"""The `pagelens` command: a thin layer over pagelens.app.Pagelens.
+
+Global options build the Settings once; each command opens the facade, calls it, prints.
+Errors become one red line on stderr and exit code 1.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from pagelens.cli import docs, query, tools
+from pagelens.cli.output import State
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="Cited answers about PDF documents: ingest, search, ask.",
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def _global(
+    ctx: typer.Context,
+    home: Optional[Path] = typer.Option(None, "--home", help="Data home (env PAGELENS_HOME; default a per-user dir)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="pagelens.toml to read (env PAGELENS_CONFIG)."),
+    ocr: Optional[str] = typer.Option(None, "--ocr", help="OCR engine: auto|tesseract|easyocr|rapidocr|off."),
+    qdrant_url: Optional[str] = typer.Option(None, "--qdrant-url", help="Use a Qdrant server instead of the embedded engine."),
+    llm_url: Optional[str] = typer.Option(None, "--llm-url", help="OpenAI-compatible base URL (enables LLM answers)."),
+    llm_model: Optional[str] = typer.Option(None, "--llm-model", help="Chat model name."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or warnings."),
+) -> None:
+    if config is not None:
+        os.environ["PAGELENS_CONFIG"] = str(config)
+    ctx.obj = State(
+        overrides={
+            "home": str(home) if home else None,
+            "ingest.ocr": ocr,
+            "index.qdrant_url": qdrant_url,
+            "answer.llm_base_url": llm_url,
+            "answer.llm_model": llm_model,
+        },
+        quiet=quiet,
+    )
+
+
+docs.register(app)
+query.register(app)
+tools.register(app)
+
+
+def main() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    try:
+        app()
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted\n")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,107 @@
+"""Shared CLI plumbing: settings from flags, opening the facade, one-line errors, consoles."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import typer
+from typer.exceptions import TyperException
+from pydantic import ValidationError
+from rich.console import Console
+
+from pagelens.errors import PagelensError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+err_console = Console(stderr=True, highlight=False, soft_wrap=True)
+out_console = Console(highlight=False, soft_wrap=True)
+
+
+@dataclass
+class State:
+    overrides: dict[str, Any] = field(default_factory=dict)
+    quiet: bool = False
+
+    def settings(self, **more: Any) -> Any:
+        from pagelens.settings import Settings
+
+        try:
+            base = Settings()
+            return base.with_overrides(**{**self.overrides, **more})
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            loc = ".".join(str(p) for p in first["loc"])
+            raise PagelensError(f"invalid setting {loc}: {first['msg']}") from None
+
+
+def fail(message: str, code: int = 1) -> None:
+    err_console.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    raise typer.Exit(code)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn pagelens errors into one red line and exit 1 (no traceback)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PagelensError as exc:
+            fail(str(exc))
+        except (BrokenPipeError, KeyboardInterrupt):
+            raise
+        except OSError as exc:
+            fail(f"{exc.strerror or exc}: {exc.filename}" if getattr(exc, "filename", None) else str(exc))
+        except (typer.Exit, typer.Abort, TyperException):
+            raise
+        except Exception as exc:  # a bug: still one line, the traceback on request
+            if os.environ.get("PAGELENS_DEBUG"):
+                raise
+            fail(f"internal error: {type(exc).__name__}: {exc} (PAGELENS_DEBUG=1 shows the traceback)")
+
+    return wrapper  # type: ignore[return-value]
+
+
+@contextmanager
+def open_app(ctx: typer.Context, **overrides: Any) -> Iterator[Any]:
+    from pagelens.app import Pagelens
+
+    state: State = ctx.obj
+    settings = state.settings(**overrides)
+    warn = (lambda m: None) if state.quiet else (lambda m: err_console.print(f"[yellow]warning:[/yellow] {m}"))
+    app = Pagelens(settings, warn=warn)
+    try:
+        yield app
+    finally:
+        app.close()
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+def read_jsonl(path: str) -> Iterator[dict[str, Any]]:
+    """Lines of a JSONL file; a bad line is an error naming the file and line."""
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise PagelensError(f"{path}: cannot read ({exc.strerror})") from None
+    with fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise PagelensError(f"{path}: line {lineno}: invalid JSON ({exc.msg})") from None
+            if not isinstance(row, dict) or "question" not in row:
+                raise PagelensError(f"{path}: line {lineno}: expected an object with 'question'")
+            yield row
