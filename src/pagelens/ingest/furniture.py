@@ -1,6 +1,66 @@
-"""Running headers/footers (placeholder)."""
+"""Running headers and footers: strings that repeat in the top or bottom band of many pages.
+
+A cheap pre-pass over the whole document (``page.get_text("blocks")``, no fonts), run before the
+pages are parsed; ``text.extract_text`` then marks band lines whose normalized text is in the set
+as PAGE_HEADER / PAGE_FOOTER. Bare page numbers are recognised separately (``is_page_number``).
+"""
+
+from __future__ import annotations
+
+import re
+
 import pymupdf
+
+BAND = 0.12
+"""Fraction of the page height at the top and bottom searched for running headers/footers."""
+
+MIN_REPEATS = 3
+"""A string is furniture when it appears on this many pages (fewer for documents of 3–5 pages)."""
+
+_DIGITS = re.compile(r"\d+")
+_SPACE = re.compile(r"\s+")
+_PAGE_NUMBER = re.compile(
+    r"^(?:page\s+)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6}|[A-Z]{0,2}\d{1,3}\s?[-–.]\s?\d{1,4})\s*[-–—]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
+    re.IGNORECASE,
+)
+
+
+def normalize(text: str) -> str:
+    """Digits → '#', lowercase, whitespace collapsed: 'Page 3  of 10' → 'page # of #'."""
+    return _SPACE.sub(" ", _DIGITS.sub("#", text.lower())).strip()
+
+
+def is_page_number(text: str) -> bool:
+    """'12', 'xi', '7-45', 'Page 3 of 10', '- 4 -'."""
+    t = text.strip()
+    return 0 < len(t) <= 16 and bool(_PAGE_NUMBER.match(t))
+
+
+def repeat_threshold(page_count: int) -> int | None:
+    """Pages a string must appear on to count as furniture; None when the document is too short."""
+    if page_count < 3:
+        return None
+    return min(MIN_REPEATS, max(2, (page_count + 1) // 2))
 
 
 def detect_furniture(pdf: pymupdf.Document) -> set[str]:
-    return set()
+    """Normalized strings (see ``normalize``) that repeat in the top/bottom band across pages."""
+    need = repeat_threshold(pdf.page_count)
+    if need is None:
+        return set()
+    seen: dict[str, int] = {}
+    for page in pdf:
+        h = page.rect.height
+        top, bottom = page.rect.y0 + BAND * h, page.rect.y1 - BAND * h
+        on_page: set[str] = set()
+        for x0, y0, x1, y1, text, _no, kind in page.get_text("blocks", flags=0):
+            if kind != 0 or (y1 > top and y0 < bottom):
+                continue
+            for line in text.splitlines():
+                norm = normalize(line)
+                if len(norm) >= 3 and not is_page_number(line):
+                    on_page.add(norm)
+        for s in on_page:
+            seen[s] = seen.get(s, 0) + 1
+    return {s for s, n in seen.items() if n >= need}
