@@ -138,9 +138,6 @@ class AnswerSettings(BaseModel):
     retry_max_wait_s: float = Field(
         30.0, ge=0, description="Longest wait between retries, whatever Retry-After asks for."
     )
-    retry_max_wait_s: float = Field(
-        30.0, ge=0, description="Longest wait between retries, whatever Retry-After asks for."
-    )
     temperature: float = Field(0.1, ge=0, le=2, description="Sampling temperature.")
     max_tokens: int = Field(800, ge=16, description="Longest answer, in tokens.")
     history_turns: int = Field(3, ge=0, description="Previous turns included in the prompt.")
