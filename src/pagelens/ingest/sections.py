@@ -1,10 +1,70 @@
-"""Section paths (placeholder)."""
-from pagelens.models import Element, TocEntry
+"""Section paths: which headings each element sits under, tracked across the pages of a document.
+
+Heading levels come from ``text.extract_text`` (numbering such as "3.1" or font size). Two
+document-level corrections are applied here:
+
+* a heading whose text matches an outline (PDF bookmarks) title takes the outline's level;
+* an unnumbered heading set in the same style (size, bold) as numbered ones takes their level
+  ("Abstract" in the style of "1 Introduction" is a top-level heading, whatever its size).
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagelens.models import FURNITURE_KINDS, Element, ElementKind, TocEntry
+
+_NUMBER_PREFIX = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?:?\s+", re.I)
+_NON_WORD = re.compile(r"[^\w]+")
+
+
+def _key(title: str) -> str:
+    """Comparable form of a heading: numbering, punctuation and case dropped."""
+    return _NON_WORD.sub(" ", _NUMBER_PREFIX.sub("", title.strip())).strip().lower()
+
+
+def _style(e: Element) -> tuple[float, bool]:
+    return (round(float(e.attrs.get("size", 0.0)) * 2) / 2, bool(e.attrs.get("bold")))
 
 
 class SectionTracker:
+    """Assigns ``section`` (the titles of the enclosing headings) to elements, page after page."""
+
     def __init__(self, outline: list[TocEntry]) -> None:
         self.outline = outline
+        self._toc_levels: dict[str, int] = {}
+        for entry in outline:
+            key = _key(entry.title)
+            if key:
+                self._toc_levels.setdefault(key, entry.level)
+        self._style_levels: dict[tuple[float, bool], int] = {}
+        self._stack: list[tuple[int, str]] = []
+
+    def _level(self, e: Element) -> int:
+        toc = self._toc_levels.get(_key(e.text))
+        if toc is not None:
+            return toc
+        if not e.attrs.get("numbered"):
+            learned = self._style_levels.get(_style(e))
+            if learned is not None:
+                return learned
+        return e.level or 1
 
     def assign(self, els: list[Element]) -> None:
-        return None
+        """Set ``section`` on every element (in reading order) and fix heading levels in place."""
+        for e in els:
+            if e.kind == ElementKind.HEADING and e.attrs.get("numbered") and e.level:
+                self._style_levels.setdefault(_style(e), e.level)
+        for e in els:
+            if e.kind in FURNITURE_KINDS or e.kind == ElementKind.METADATA:
+                e.section = []
+                continue
+            if e.kind == ElementKind.HEADING:
+                level = self._level(e)
+                e.level = level
+                while self._stack and self._stack[-1][0] >= level:
+                    self._stack.pop()
+                e.section = [t for _lvl, t in self._stack]
+                self._stack.append((level, e.text))
+            else:
+                e.section = [t for _lvl, t in self._stack]
