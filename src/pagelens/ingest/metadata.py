@@ -128,8 +128,13 @@ def _text_under(rect: pymupdf.Rect, spans: list[tuple[pymupdf.Rect, str, int]]) 
 
 
 def page_extras(ctx: PageContext) -> list[Element]:
-    """LINK elements (external URIs and internal targets) and ANNOTATION elements (not widgets)."""
+    """LINK elements (external URIs and internal targets) and ANNOTATION elements (not widgets).
+
+    Pieces of one link split over lines are merged; internal links without a letter in their text
+    (footnote marks, "5.1" cross-references) are skipped.
+    """
     out: list[Element] = []
+    links: list[Element] = []
     spans: list[tuple[pymupdf.Rect, str, int]] | None = None
     page_rect = ctx.page.rect
     for link in ctx.page.get_links():
@@ -151,10 +156,18 @@ def page_extras(ctx: PageContext) -> list[Element]:
                 target["file"] = link["file"]
             if link.get("nameddest") or link.get("name"):
                 target["dest"] = link.get("nameddest") or link.get("name")
-        out.append(
+        if "uri" not in target and not any(c.isalpha() for c in text):
+            continue  # internal jumps labelled "3", "5.1": footnote marks and cross-references
+        prev = links[-1] if links else None
+        if prev is not None and prev.attrs == target:  # one citation broken over lines/spans
+            prev.text = prev.text[:-1] + text if prev.text.endswith("-") else prev.text + " " + text
+            prev.bbox = tuple(pymupdf.Rect(prev.bbox) | rect)
+            continue
+        links.append(
             Element(doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=ElementKind.LINK, text=text,
                     bbox=tuple(rect), parser="pymupdf", attrs=target)
         )
+    out += links
     for annot in ctx.page.annots():
         kind = annot.type[1]
         if kind in ("Popup", "Link", "Widget"):

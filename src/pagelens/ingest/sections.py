@@ -4,8 +4,9 @@ Heading levels come from ``text.extract_text`` (numbering such as "3.1" or font 
 document-level corrections are applied here:
 
 * a heading whose text matches an outline (PDF bookmarks) title takes the outline's level;
-* an unnumbered heading set in the same style (size, bold) as numbered ones takes their level
-  ("Abstract" in the style of "1 Introduction" is a top-level heading, whatever its size).
+* an unnumbered heading set in the same style (size, bold) as numbered top-level ones is top-level
+  ("Abstract" in the style of "1 Introduction"); in the style of numbered subsections it goes one
+  level below them ("Task #2: ..." under "3.1 Pre-training BERT").
 """
 
 from __future__ import annotations
@@ -47,7 +48,9 @@ class SectionTracker:
         if not e.attrs.get("numbered"):
             learned = self._style_levels.get(_style(e))
             if learned is not None:
-                return learned
+                # "Abstract"/"References" styled like "1 Introduction" are top-level; an unnumbered
+                # heading styled like "3.1 ..." is a run-in heading beneath such a subsection.
+                return 1 if learned == 1 else learned + 1
         return e.level or 1
 
     def assign(self, els: list[Element]) -> None:
