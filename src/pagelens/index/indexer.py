@@ -1,0 +1,212 @@
+"""Stored elements → chunks → vectors in the collection named after the index settings.
+
+Every chunk is one point (id = ``point_id(chunk.id)``) with the named vectors that fit its kind:
+
+* text, table, table_rows, form, metadata: ``dense`` (embed text) and ``bm25`` (sparse, same text:
+  title and section words count, and table numbers are matched exactly);
+* figure: ``caption`` (dense vector of caption + labels + OCR text + description), ``bm25``, and
+  ``image`` when an image embedder (CLIP) is configured;
+* any kind, when an enricher is given: ``summary`` (dense vector of an LLM summary).
+
+Indexing is idempotent and resumable: chunk ids are deterministic and points already in the
+collection are skipped, so a killed run continues where it stopped and a second run adds nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol
+
+import numpy as np
+
+from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
+from pagelens.errors import NotFoundError
+from pagelens.index.bm25 import SparseEncoder
+from pagelens.index.chunking import chunk_document
+from pagelens.models import Chunk
+from pagelens.settings import Settings
+from pagelens.store.catalog import Catalog
+from pagelens.store.images import ImageStore
+from pagelens.vectors import PointRecord, VectorSpec, VectorStore, point_id
+
+ProgressFn = Callable[[int, int], None]
+"""progress(chunks_done, chunks_total) for the current document."""
+
+ROUND_BATCHES = 4  # embedder batches per upsert round: bounds memory and the work a crash loses
+
+
+class Enricher(Protocol):
+    """Optional LLM help at index time (see pagelens.answer.enrich)."""
+
+    def summarize(self, chunk: Chunk) -> str | None: ...
+
+    def describe_figure(self, png: bytes, chunk: Chunk) -> str | None: ...
+
+
+def chunk_payload(chunk: Chunk) -> dict[str, Any]:
+    """What a point carries; :func:`chunk_from_payload` reverses it."""
+    return {
+        "chunk_id": chunk.id,
+        "doc_id": chunk.doc_id,
+        "doc": chunk.doc_name,
+        "kind": chunk.kind,
+        "text": chunk.text,
+        "pages": chunk.pages,
+        "page": chunk.page,
+        "bboxes": [[p, list(b)] for p, b in chunk.bboxes],
+        "section": chunk.section,
+        "element_ids": chunk.element_ids,
+        "image": chunk.image,
+    }
+
+
+def chunk_from_payload(payload: dict[str, Any]) -> Chunk:
+    return Chunk(
+        id=payload["chunk_id"],
+        doc_id=payload["doc_id"],
+        doc_name=payload.get("doc", ""),
+        kind=payload.get("kind", "text"),
+        text=payload.get("text", ""),
+        embed_text=payload.get("text", ""),
+        pages=payload.get("pages") or [payload.get("page", 1)],
+        bboxes=[(int(p), tuple(b)) for p, b in payload.get("bboxes", [])],
+        element_ids=payload.get("element_ids", []),
+        section=payload.get("section", []),
+        image=payload.get("image"),
+    )
+
+
+class Indexer:
+    """Builds and maintains the vector collection for one index identity."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: VectorStore,
+        embedder: TextEmbedder,
+        sparse: SparseEncoder,
+        catalog: Catalog,
+        images: ImageStore,
+        image_embedder: ImageEmbedder | None = None,
+        enricher: Enricher | None = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.embedder = embedder
+        self.sparse = sparse
+        self.catalog = catalog
+        self.images = images
+        self.image_embedder = image_embedder
+        self.enricher = enricher
+        self.collection = settings.index_name()
+
+    def spec(self) -> VectorSpec:
+        dim = self.embedder.dim
+        dense = {"dense": dim, "caption": dim, "summary": dim}
+        if self.image_embedder is not None:
+            dense["image"] = self.image_embedder.dim
+        return VectorSpec(dense=dense, sparse=["bm25"])
+
+    def ensure(self) -> None:
+        self.store.ensure_collection(self.collection, self.spec())
+
+    # -- chunks -----------------------------------------------------------------------------------
+    def chunks(self, doc_id: str) -> list[Chunk]:
+        """The document's chunks, unique by id, in reading order."""
+        doc = self.catalog.get_document(doc_id)
+        if doc is None:
+            raise NotFoundError(f"index: no document {doc_id[:12]} in the catalog")
+        seen: dict[str, Chunk] = {}
+        for chunk in chunk_document(doc, self.catalog.iter_elements(doc_id), self.settings.index, self.embedder.count_tokens):
+            seen.setdefault(chunk.id, chunk)
+        return list(seen.values())
+
+    # -- indexing ---------------------------------------------------------------------------------
+    def index_document(self, doc_id: str, progress: ProgressFn | None = None) -> int:
+        """Index the document's chunks not yet in the collection; returns its chunk count."""
+        self.ensure()
+        chunks = self.chunks(doc_id)
+        present = self.store.existing_ids(self.collection, [point_id(c.id) for c in chunks])
+        todo = [c for c in chunks if point_id(c.id) not in present]
+        done = len(chunks) - len(todo)
+        if progress:
+            progress(done, len(chunks))
+        for batch in self._rounds(todo):
+            self.store.upsert(self.collection, self._points(batch))
+            done += len(batch)
+            if progress:
+                progress(done, len(chunks))
+        self.catalog.mark_indexed(doc_id, self.collection, len(chunks))
+        return len(chunks)
+
+    def remove_document(self, doc_id: str) -> None:
+        self.store.delete_doc(self.collection, doc_id)
+
+    def _rounds(self, chunks: list[Chunk]) -> Iterator[list[Chunk]]:
+        # Similar lengths in one batch waste less padding (transformer cost grows with length).
+        ordered = sorted(chunks, key=lambda c: len(c.embed_text))
+        size = max(1, self.settings.index.embed_batch_size * ROUND_BATCHES)
+        for i in range(0, len(ordered), size):
+            yield ordered[i : i + size]
+
+    def _points(self, chunks: list[Chunk]) -> list[PointRecord]:
+        if self.enricher is not None:
+            self._describe_figures(chunks)
+        vectors = self.embedder.embed([c.embed_text for c in chunks])
+        summaries = self._summaries(chunks)
+        images = self._image_vectors(chunks)
+        points = []
+        for i, chunk in enumerate(chunks):
+            name = "caption" if chunk.kind == "figure" else "dense"
+            point = PointRecord(id=point_id(chunk.id), payload=chunk_payload(chunk))
+            point.dense[name] = _as_list(vectors[i])
+            sparse = self.sparse.encode_document(chunk.embed_text)
+            if sparse.indices:
+                point.sparse["bm25"] = sparse
+            if chunk.id in summaries:
+                point.dense["summary"] = summaries[chunk.id]
+            if chunk.id in images:
+                point.dense["image"] = images[chunk.id]
+            points.append(point)
+        return points
+
+    def _describe_figures(self, chunks: list[Chunk]) -> None:
+        assert self.enricher is not None
+        for chunk in chunks:
+            if chunk.kind != "figure" or not chunk.image or not self.images.exists(chunk.image):
+                continue
+            description = self.enricher.describe_figure(self.images.get(chunk.image), chunk)
+            if description and description.strip():
+                # The id stays that of the parsed figure, so re-indexing remains idempotent.
+                chunk.text = f"{chunk.text}\nDescription: {description.strip()}".strip()
+                chunk.embed_text = f"{chunk.embed_text}\nDescription: {description.strip()}"
+
+    def _summaries(self, chunks: list[Chunk]) -> dict[str, list[float]]:
+        if self.enricher is None:
+            return {}
+        texts: dict[str, str] = {}
+        for chunk in chunks:
+            summary = self.enricher.summarize(chunk)
+            if summary and summary.strip():
+                prefix = chunk.embed_text.split("\n", 1)[0]  # "title > section"
+                texts[chunk.id] = f"{prefix}\n{summary.strip()}"
+        if not texts:
+            return {}
+        vectors = self.embedder.embed(list(texts.values()))
+        return {cid: _as_list(v) for cid, v in zip(texts, vectors, strict=True)}
+
+    def _image_vectors(self, chunks: list[Chunk]) -> dict[str, list[float]]:
+        if self.image_embedder is None:
+            return {}
+        figs = [c for c in chunks if c.kind == "figure" and c.image and self.images.exists(c.image)]
+        if not figs:
+            return {}
+        vectors = self.image_embedder.embed_images([self.images.get(c.image) for c in figs if c.image])
+        return {c.id: _as_list(v) for c, v in zip(figs, vectors, strict=True)}
+
+
+def _as_list(v: np.ndarray) -> list[float]:
+    return np.asarray(v, dtype=np.float32).tolist()
+
+
+__all__ = ["Indexer", "Enricher", "chunk_payload", "chunk_from_payload"]

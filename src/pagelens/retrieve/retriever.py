@@ -1,0 +1,248 @@
+"""Hybrid retrieval: several channels, fused by reciprocal rank, deduplicated, optionally reranked.
+
+Channels (each ``retrieval.pool`` deep, all in one engine call):
+
+* ``dense``   query embedding vs. text/table/form/metadata chunks
+* ``sparse``  BM25 over the same chunks and figures (exact words and numbers)
+* ``caption`` query embedding vs. figure captions + labels + OCR text (+ descriptions)
+* ``summary`` query embedding vs. LLM summaries (when the index was enriched)
+* ``image``   CLIP text embedding vs. figure images (when a CLIP model is configured)
+
+The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
+reranked by a cross-encoder, then ordered so that the top ``k`` covers as many pages as it can
+(``retrieval.per_page``) and keeps up to ``image_slots`` places for figures the fusion ranked well.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
+from pagelens.errors import ComponentUnavailable
+from pagelens.index.bm25 import SparseEncoder
+from pagelens.index.indexer import chunk_from_payload
+from pagelens.models import Chunk, SearchHit
+from pagelens.retrieve.expand import expand_query
+from pagelens.retrieve.fusion import fuse
+from pagelens.retrieve.protocol import Mode
+from pagelens.settings import Settings
+from pagelens.vectors import ChannelQuery, ScoredPoint, VectorStore
+
+if TYPE_CHECKING:
+    from pagelens.retrieve.rerank import Reranker
+
+# Which named vector each channel searches.
+CHANNEL_VECTORS = {"dense": "dense", "sparse": "bm25", "caption": "caption", "summary": "summary", "image": "image"}
+DENSE_TEXT_CHANNELS = ("dense", "caption", "summary")  # share the text query embedding
+TABLE_KINDS = frozenset({"table", "table_rows"})
+
+
+@dataclass
+class _Candidate:
+    chunk: Chunk
+    fused: float
+    channels: dict[str, float] = field(default_factory=dict)
+    rerank: float | None = None
+
+
+class Retriever:
+    """``pagelens.retrieve.protocol.Searcher`` over one collection."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        store: VectorStore,
+        embedder: TextEmbedder,
+        sparse: SparseEncoder,
+        image_embedder: ImageEmbedder | None = None,
+        reranker: "Reranker | None" = None,
+    ) -> None:
+        self.settings = settings
+        self.store = store
+        self.embedder = embedder
+        self.sparse = sparse
+        self.image_embedder = image_embedder
+        self.reranker = reranker
+        self.collection = settings.index_name()
+
+    # -- public -----------------------------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        mode: Mode = "hybrid",
+        doc_ids: list[str] | None = None,
+        extra_queries: list[str] | None = None,
+        rerank_query: str | None = None,
+    ) -> list[SearchHit]:
+        rs = self.settings.retrieval
+        k = k or rs.k
+        query = " ".join(query.split())
+        if not query:
+            return []
+        queries = [query, *(q for q in (extra_queries or []) if q.strip())]
+        if rs.expand_short and mode == "hybrid":
+            queries += expand_query(query)
+        channels = self._channels(mode)
+        candidates = self._fused(queries, channels, doc_ids)
+        candidates = dedupe(candidates)
+        if self.reranker is not None and candidates:
+            candidates = self._rerank(rerank_query or query, candidates)
+        ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
+        return [
+            SearchHit(rank=i + 1, score=c.rerank if c.rerank is not None else c.fused, chunk=c.chunk,
+                      channels=c.channels, rerank_score=c.rerank)
+            for i, c in enumerate(ordered[:k])
+        ]
+
+    # -- channels ---------------------------------------------------------------------------------
+    def _channels(self, mode: Mode) -> list[str]:
+        if mode == "dense":
+            return ["dense"]
+        if mode == "sparse":
+            return ["sparse"]
+        if mode == "image":
+            if self.image_embedder is None:
+                raise ComponentUnavailable(
+                    "image search", "no CLIP model is configured", "set index.clip_model to a local CLIP directory"
+                )
+            return ["image"]
+        if mode != "hybrid":
+            raise ValueError(f"unknown search mode {mode!r}; use hybrid, dense, sparse or image")
+        names = ["dense", "sparse", "caption", "summary"]
+        if self.image_embedder is not None:
+            names.append("image")
+        return [n for n in names if self.settings.retrieval.weights.get(n, 1.0) > 0]
+
+    def _channel_queries(self, queries: list[str], channels: list[str]) -> list[tuple[str, ChannelQuery]]:
+        pool = self.settings.retrieval.pool
+        out: list[tuple[str, ChannelQuery]] = []
+        text_vecs = (
+            self.embedder.embed(queries) if any(c in DENSE_TEXT_CHANNELS for c in channels) else None
+        )
+        image_vecs = (
+            self.image_embedder.embed_texts(queries)
+            if "image" in channels and self.image_embedder is not None
+            else None
+        )
+        for qi, q in enumerate(queries):
+            suffix = "" if qi == 0 else f"#{qi}"
+            for ch in channels:
+                if ch == "sparse":
+                    vec: Any = self.sparse.encode_query(q)
+                    if not vec.indices:
+                        continue
+                elif ch == "image":
+                    assert image_vecs is not None
+                    vec = [float(x) for x in image_vecs[qi]]
+                else:
+                    assert text_vecs is not None
+                    vec = [float(x) for x in text_vecs[qi]]
+                out.append((ch + suffix, ChannelQuery(CHANNEL_VECTORS[ch], vec, pool)))
+        return out
+
+    def _fused(self, queries: list[str], channels: list[str], doc_ids: list[str] | None) -> list[_Candidate]:
+        rs = self.settings.retrieval
+        named = self._channel_queries(queries, channels)
+        if not named:
+            return []
+        results = self.store.search_batch(self.collection, [cq for _, cq in named], doc_ids)
+        rankings: dict[str, list[str]] = {}
+        scores: dict[str, dict[str, float]] = {}
+        payloads: dict[str, dict[str, Any]] = {}
+        for (name, _), hits in zip(named, results, strict=True):
+            rankings[name] = [_cid(h) for h in hits]
+            scores[name] = {_cid(h): h.score for h in hits}
+            for h in hits:
+                payloads.setdefault(_cid(h), h.payload)
+        weights = {name: rs.weights.get(name.split("#")[0], 1.0) * (1.0 if "#" not in name else rs.extra_query_weight)
+                   for name in rankings}
+        out = []
+        for f in fuse(rankings, k=rs.rrf_k, weights=weights):
+            info: dict[str, float] = {"fused": f.score}
+            for name, rank in f.ranks.items():
+                info[name] = scores[name][f.id]
+                info[f"{name}_rank"] = float(rank)
+            out.append(_Candidate(chunk_from_payload(payloads[f.id]), f.score, info))
+        return out
+
+    def _rerank(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
+        assert self.reranker is not None
+        n = self.settings.retrieval.rerank_pool
+        head, tail = candidates[:n], candidates[n:]
+        scores = self.reranker.rerank(query, [c.chunk.text for c in head])
+        for c, s in zip(head, scores, strict=True):
+            c.rerank = float(s)
+            c.channels["rerank"] = float(s)
+        head.sort(key=lambda c: -(c.rerank or 0.0))
+        return head + tail
+
+
+def _cid(hit: ScoredPoint) -> str:
+    return str(hit.payload.get("chunk_id") or hit.id)
+
+
+def dedupe(candidates: list[_Candidate]) -> list[_Candidate]:
+    """Drop repeated chunks; of a whole table and its row groups keep whichever ranked first (two
+    row groups of one table hold different rows and both stay)."""
+    seen: set[str] = set()
+    tables: dict[str, set[str]] = {}  # table element id -> kinds kept for it
+    out = []
+    for c in candidates:
+        if c.chunk.id in seen:
+            continue
+        if c.chunk.kind in TABLE_KINDS:
+            kept = set().union(*(tables.get(e, set()) for e in c.chunk.element_ids))
+            if (c.chunk.kind == "table" and kept) or (c.chunk.kind == "table_rows" and "table" in kept):
+                continue
+            for e in c.chunk.element_ids:
+                tables.setdefault(e, set()).add(c.chunk.kind)
+        seen.add(c.chunk.id)
+        out.append(c)
+    return out
+
+
+def arrange(candidates: list[_Candidate], k: int, per_page: int, image_slots: int) -> list[_Candidate]:
+    """Order for the top ``k``: at most ``per_page`` chunks of one page before every other page had
+    its turn (0 = no limit), and up to ``image_slots`` well-ranked figures kept in view."""
+    ordered = candidates
+    if per_page > 0:
+        head: list[_Candidate] = []
+        later: list[_Candidate] = []
+        used: dict[tuple[str, int], int] = {}
+        for c in ordered:
+            keys = [(c.chunk.doc_id, p) for p in c.chunk.pages]
+            if all(used.get(key, 0) >= per_page for key in keys):
+                later.append(c)
+                continue
+            for key in keys:
+                used[key] = used.get(key, 0) + 1
+            head.append(c)
+        ordered = head + later
+    if image_slots > 0:
+        ordered = keep_figures(ordered, k, image_slots)
+    return ordered
+
+
+FIGURE_DEPTH = 3
+"""A figure may take a reserved slot only if it ranked within the first FIGURE_DEPTH * k."""
+
+
+def keep_figures(ordered: list[_Candidate], k: int, slots: int) -> list[_Candidate]:
+    """Move up to ``slots`` figures from just below the top ``k`` into it, displacing the lowest
+    non-figures (which stay right below the top ``k``)."""
+    top = ordered[:k]
+    have = sum(c.chunk.kind == "figure" for c in top)
+    want = [c for c in ordered[k : FIGURE_DEPTH * k] if c.chunk.kind == "figure"][: max(0, slots - have)]
+    others = [c for c in top if c.chunk.kind != "figure"]
+    want = want[: len(others)]
+    if not want:
+        return ordered
+    displaced = {id(c) for c in others[len(others) - len(want):]}
+    chosen = {id(c) for c in want}
+    top_ids = {id(c) for c in top}
+    new_top = [c for c in ordered if id(c) in chosen or (id(c) in top_ids and id(c) not in displaced)]
+    rest = [c for c in ordered if id(c) not in {id(x) for x in new_top}]
+    return new_top + rest
