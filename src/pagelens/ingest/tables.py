@@ -1,15 +1,377 @@
-"""Tables (placeholder until the table parser lands)."""
+"""Tables: which pages may hold one, finding them, and linking tables split across pages.
+
+Cost shapes the design. Table finding costs 0.1-2 s per page (line grids, the ONNX layout model), plain
+text extraction about 5 ms, so ``is_hard_page`` decides from signals that cost ~1 ms (a "Table N"
+caption line, rules drawn with a common extent, rows of numbers) and only those pages pay.
+
+On a hard page the finders run in this order:
+
+1. PyMuPDF's line-grid finder (``find_tables(strategy="lines", use_layout=False)``) when the page
+   draws rules;
+2. the layout model's ``table`` boxes (when the pipeline turned the model on for the page) confirm
+   line grids and, where no line grid matches, MuPDF's grid-in-box finder reads the box (tables drawn
+   with three rules only, as LaTeX ``booktabs`` does, have no line grid);
+3. pdfplumber (``text`` columns between drawn rules) where neither found anything.
+
+Every candidate's cell text is read from the page's words (``table_cells``), junk grids are dropped
+(one column, fewer than two rows, mostly empty, paragraphs), and the kept table's box is claimed so its
+text does not come back as body text.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import pymupdf
+
+from pagelens.errors import ComponentUnavailable
 from pagelens.ingest.context import PageContext
-from pagelens.models import Element
+from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, is_numeric, junk_reason
+from pagelens.ingest.table_render import to_html, to_markdown
+from pagelens.ingest.table_text import CAPTION as _CAPTION
+from pagelens.ingest.table_text import rule_group_boxes, text_grid
+from pagelens.models import Element, ElementKind, TableData
+
+_WORD_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 
 
-def is_hard_page(ctx: PageContext) -> bool:
+# -- cheap signals ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableSignals:
+    """What a page shows of tables, from its text dict and drawings only."""
+
+    caption: bool  # a line starting "Table 3" / "TABLE IV"
+    rule_group: int  # most horizontal rules sharing one left and right end
+    h_rules: int
+    v_rules: int
+    numeric_rows: int  # text rows with three or more stand-alone numbers
+
+    @property
+    def grid(self) -> bool:
+        return self.h_rules >= 3 and self.v_rules >= 3
+
+    @property
+    def hard(self) -> bool:
+        # Rules alone are weak (figures draw boxes and axes, algorithms draw rules): they need numbers.
+        ruled = self.rule_group >= 3 or self.grid
+        return self.caption or self.numeric_rows >= 4 or (ruled and self.numeric_rows >= 2)
+
+
+def _rules(drawings: list[dict[str, Any]]) -> tuple[list[tuple[float, float, float]], int]:
+    """Horizontal rules as (y, x0, x1) and the number of vertical rules."""
+    hs: list[tuple[float, float, float]] = []
+    vs = 0
+    for path in drawings:
+        for item in path.get("items", ()):
+            if item[0] == "l":
+                (x0, y0), (x1, y1) = item[1], item[2]
+            elif item[0] == "re":
+                x0, y0, x1, y1 = item[1]
+                if x1 - x0 > 2.5 and y1 - y0 > 2.5:
+                    continue  # a box, not a rule
+            else:
+                continue
+            w, h = abs(x1 - x0), abs(y1 - y0)
+            if h < 2.5 and w >= 15:
+                hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
+            elif w < 2.5 and h >= 8:
+                vs += 1
+    return hs, vs
+
+
+def _numeric_rows(text: dict[str, Any]) -> int:
+    rows: dict[int, list[str]] = {}
+    for block in text.get("blocks", ()):
+        if block.get("type") != 0:
+            continue
+        for line in block["lines"]:
+            key = round(line["bbox"][3] / 3)
+            rows.setdefault(key, []).extend("".join(s["text"] for s in line["spans"]).split())
+    count = 0
+    for tokens in rows.values():
+        nums = sum(1 for t in tokens if is_numeric(t))
+        if nums >= 3 and nums >= 0.4 * len(tokens):
+            count += 1
+    return count
+
+
+def _has_caption(text: dict[str, Any]) -> bool:
+    for block in text.get("blocks", ()):
+        if block.get("type") != 0:
+            continue
+        for line in block["lines"]:
+            spans = line["spans"]
+            if spans and _CAPTION.match("".join(s["text"] for s in spans[:3])):
+                return True
     return False
 
 
+def table_signals(ctx: PageContext) -> TableSignals:
+    hs, vs = _rules(ctx.drawings)
+    groups: dict[tuple[int, int], int] = {}
+    for _, x0, x1 in hs:
+        key = (round(x0 / 4), round(x1 / 4))
+        groups[key] = groups.get(key, 0) + 1
+    return TableSignals(
+        caption=_has_caption(ctx.text),
+        rule_group=max(groups.values(), default=0),
+        h_rules=len(hs),
+        v_rules=vs,
+        numeric_rows=_numeric_rows(ctx.text),
+    )
+
+
+def is_hard_page(ctx: PageContext) -> bool:
+    """True when the page shows table signals and should pay for the table finders / layout model."""
+    return table_signals(ctx).hard
+
+
+# -- finders ---------------------------------------------------------------------------------------
+@dataclass
+class _Candidate:
+    bbox: pymupdf.Rect
+    rows: list[list[Cell]]
+    finder: str
+
+
+def _rows_of(table: Any) -> list[list[Cell]]:
+    return [[tuple(c) if c is not None else None for c in row.cells] for row in table.rows]
+
+
+def _line_tables(ctx: PageContext) -> list[_Candidate]:
+    found = ctx.page.find_tables(strategy="lines", use_layout=False)
+    if found is None:  # PyMuPDF logs its own exception and returns None
+        ctx.warnings.append("tables: PyMuPDF's table finder failed on this page")
+        return []
+    return [_Candidate(pymupdf.Rect(t.bbox), _rows_of(t), "pymupdf") for t in found.tables]
+
+
+def _grid_in_box(ctx: PageContext, box: pymupdf.Rect, words: list[tuple]) -> _Candidate | None:
+    """MuPDF's own table-structure finder inside a layout box (what ``find_tables`` does for layout boxes)."""
+    from pymupdf import table as ptable
+
+    make = getattr(ptable, "make_table_from_bbox", None)
+    flags = getattr(ptable, "TABLE_DETECTOR_FLAGS", None)
+    if make is None or flags is None:
+        return None
+    tp = ctx.page.get_textpage(flags=flags)
+    cells = make(tp, [pymupdf.Rect(w[:4]) for w in words], box)
+    if not cells:
+        return None
+    table = ptable.Table(ctx.page, cells)
+    return _Candidate(pymupdf.Rect(table.bbox), _rows_of(table), "layout")
+
+
+def _plumber_tables(ctx: PageContext, clip: pymupdf.Rect | None, ruled: bool) -> list[_Candidate]:
+    """pdfplumber with text-aligned columns (between drawn rules when the page has them)."""
+    if not ctx.settings.pdfplumber_tables:
+        return []
+    try:
+        import pdfplumber
+    except ImportError as exc:  # pragma: no cover - pdfplumber is a core dependency
+        raise ComponentUnavailable("pdfplumber tables", str(exc), "pip install pdfplumber") from exc
+    data = ctx.pdf_bytes if ctx.pdf_bytes is not None else getattr(ctx.page.parent, "stream", None)
+    if data is None:
+        ctx.warnings.append("tables: pdfplumber skipped (the file bytes are not available)")
+        return []
+    settings = {"vertical_strategy": "text", "horizontal_strategy": "lines" if ruled else "text"}
+    with pdfplumber.open(io.BytesIO(data), pages=[ctx.page_no]) as pdf:
+        page = pdf.pages[0]
+        if clip is not None:
+            box = (max(clip.x0, 0), max(clip.y0, 0), min(clip.x1, page.width), min(clip.y1, page.height))
+            page = page.crop(box)
+        return [
+            _Candidate(pymupdf.Rect(t.bbox), [list(r.cells) for r in t.rows], "pdfplumber")
+            for t in page.find_tables(settings)
+        ]
+
+
+def _overlap(a: pymupdf.Rect, b: pymupdf.Rect) -> float:
+    """Intersection over the smaller area."""
+    inter = abs(pymupdf.Rect(a) & b)
+    return inter / (min(abs(a), abs(b)) or 1e-6)
+
+
+def _iou(a: pymupdf.Rect, b: pymupdf.Rect) -> float:
+    inter = abs(pymupdf.Rect(a) & b)
+    return inter / ((abs(a) + abs(b) - inter) or 1e-6)
+
+
+def split_at_gutters(box: pymupdf.Rect, words: list[tuple], rules: list[tuple[float, float, float]]) -> list[pymupdf.Rect]:
+    """Cut a table box at vertical strips (12 pt or wider) that no word and no drawn rule crosses.
+
+    The layout model (and the line finder) sometimes return two tables printed side by side, one in
+    each column of a two-column page, as one box. Within one ruled table the rules span every column,
+    so the cut only happens where there are rules on both sides and none across.
+    """
+    inside = [(x0, x1) for y, x0, x1 in rules if box.y0 - 2 <= y <= box.y1 + 2 and x1 > box.x0 and x0 < box.x1]
+    if len(inside) < 2:
+        return [box]
+    spans = sorted(inside + [
+        (w[0], w[2]) for w in words if box.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2))
+    ])
+    parts: list[list[float]] = []
+    for x0, x1 in spans:
+        x0, x1 = max(x0, box.x0), min(x1, box.x1)
+        if parts and x0 < parts[-1][1] + 12:
+            parts[-1][1] = max(parts[-1][1], x1)
+        else:
+            parts.append([x0, x1])
+    if len(parts) < 2:
+        return [box]
+    return [pymupdf.Rect(x0 - 1, box.y0, x1 + 1, box.y1) for x0, x1 in parts]
+
+
+def _grid(cand: _Candidate | None, words: list[tuple]) -> Grid | None:
+    if cand is None or not cand.rows:
+        return None
+    grid = drop_empty(grid_from_rows(cand.rows, words))
+    return None if junk_reason(grid) else grid
+
+
+def quality(grid: Grid) -> float:
+    """Filled cells, less three for each cell that still holds several numbers (merged columns/rows)."""
+    score = 0.0
+    for row in grid.cells:
+        for c in row:
+            if c:
+                merged = len(c.split()) > 1 and sum(1 for t in c.split() if is_numeric(t)) >= 2
+                score += -3 if merged else 1
+    return score
+
+
+def _line_texts(ctx: PageContext) -> list[tuple[pymupdf.Rect, str]]:
+    return [
+        (pymupdf.Rect(ln["bbox"]), "".join(s["text"] for s in ln["spans"]))
+        for b in ctx.text.get("blocks", ()) if b.get("type") == 0 for ln in b["lines"]
+    ]
+
+
+def _trim_caption(box: pymupdf.Rect, lines_text: list[tuple[pymupdf.Rect, str]]) -> pymupdf.Rect:
+    """Cut a caption that a layout box swallowed off the box (keeps the larger side)."""
+    for r, t in lines_text:
+        if _CAPTION.match(t) and box.contains((r.tl + r.br) / 2):
+            above = pymupdf.Rect(box.x0, box.y0, box.x1, r.y0)
+            below = pymupdf.Rect(box.x0, r.y1, box.x1, box.y1)
+            box = above if above.height >= below.height else below
+    return box
+
+
+def _text_candidate(box: pymupdf.Rect, words: list[tuple], rules: list[tuple[float, float, float]]) -> _Candidate:
+    ys = [y for y, x0, x1 in rules if x0 < box.x1 and x1 > box.x0]
+    return _Candidate(pymupdf.Rect(box), text_grid(box, words, ys), "text")
+
+
+def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list[tuple[Grid, _Candidate]]:
+    """Every plausible (grid, candidate); overlapping ones are resolved by ``quality`` afterwards."""
+    rules, _ = _rules(ctx.drawings)
+    lines_text = _line_texts(ctx)
+    found: list[tuple[Grid, _Candidate]] = []
+
+    def add(cand: _Candidate | None) -> bool:
+        grid = _grid(cand, words)
+        if grid is not None and cand is not None:
+            found.append((grid, cand))
+        return grid is not None
+
+    lines = _line_tables(ctx) if sig.h_rules >= 2 and sig.v_rules >= 2 else []
+    ruled = [_text_candidate(b, words, rules) for b in rule_group_boxes(rules, lines_text)]
+    if not ctx.use_layout:
+        for cand in lines + ruled:
+            add(cand)
+        if not found and sig.hard:
+            for cand in _plumber_tables(ctx, None, sig.h_rules >= 2):
+                add(cand)
+        return found
+    regions = ctx.layout_regions()
+    pictures = [r for r, label in regions if label == "picture"]
+    boxes = [
+        part for r, label in regions if label == "table"
+        for part in split_at_gutters(_trim_caption(r, lines_text), words, rules)
+    ]
+    used: set[int] = set()
+    for box in boxes:
+        own = [c for c in lines + ruled if _iou(c.bbox, box) >= 0.6 or _overlap(c.bbox, box) >= 0.9]
+        used.update(id(c) for c in own)
+        ok = [add(c) for c in own]
+        if not any(ok):
+            add(_grid_in_box(ctx, box, words))
+            add(_text_candidate(box, words, rules))
+        if not any(c.bbox.intersects(box) for _, c in found):
+            for cand in _plumber_tables(ctx, box, True):
+                add(cand)
+    # Tables the layout model did not flag: a drawn grid or a rule group next to a "Table N" caption.
+    for cand in lines + ruled:
+        if id(cand) in used or any(_overlap(cand.bbox, p) > 0.5 for p in pictures):
+            continue
+        if (cand.finder == "pymupdf" and sig.grid) or _caption_near(ctx, cand.bbox):
+            grid = _grid(cand, words)
+            if grid is not None and len(grid.cells) >= 3:
+                found.append((grid, cand))
+    return found
+
+
+# -- elements --------------------------------------------------------------------------------------
+def _caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> str | None:
+    """The "Table N..." block right above or below the table, if any."""
+    best: tuple[float, str] | None = None
+    for block in ctx.text.get("blocks", ()):
+        if block.get("type") != 0 or not block["lines"]:
+            continue
+        r = pymupdf.Rect(block["bbox"])
+        if min(r.x1, bbox.x1) - max(r.x0, bbox.x0) <= 0:
+            continue
+        gap = r.y0 - bbox.y1 if r.y0 >= bbox.y1 - 2 else bbox.y0 - r.y1
+        if gap < -2 or gap > 40:
+            continue
+        text = " ".join("".join(s["text"] for s in ln["spans"]) for ln in block["lines"]).strip()
+        if _CAPTION.match(text) and (best is None or gap < best[0]):
+            best = (gap, " ".join(text.split()))
+    return best[1] if best else None
+
+
+def _element(ctx: PageContext, grid: Grid, bbox: pymupdf.Rect, finder: str) -> Element:
+    header, rows = grid.header, grid.body
+    caption = _caption_near(ctx, bbox)
+    markdown = to_markdown(header, rows)
+    data = TableData(
+        markdown=markdown, html=to_html(header, rows, caption), header=header, rows=rows,
+        caption=caption, finder=finder,
+    )
+    box = bbox & ctx.page.rect
+    return Element(
+        doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=ElementKind.TABLE,
+        text=f"{caption}\n\n{markdown}" if caption else markdown,
+        bbox=(box.x0, box.y0, box.x1, box.y1), parser="pdfplumber" if finder == "pdfplumber" else "pymupdf",
+        table=data, attrs={"rows": len(rows), "cols": len(header or (rows[0] if rows else []))},
+    )
+
+
 def extract_tables(ctx: PageContext) -> list[Element]:
-    return []
+    """TABLE elements of one page; their boxes are added to ``ctx.claimed``."""
+    sig = table_signals(ctx)
+    if not sig.hard and not ctx.use_layout:
+        return []
+    words = ctx.page.get_text("words", flags=_WORD_FLAGS)
+    kept: list[tuple[Grid, _Candidate]] = []
+    for grid, cand in sorted(_candidates(ctx, sig, words), key=lambda gc: -quality(gc[0])):
+        if not any(_overlap(c.bbox, cand.bbox) > 0.5 for _, c in kept):
+            kept.append((grid, cand))
+    out = []
+    for grid, cand in sorted(kept, key=lambda gc: (gc[1].bbox.y0, gc[1].bbox.x0)):
+        out.append(_element(ctx, detect_header(grid), cand.bbox, cand.finder))
+        ctx.claimed.append(pymupdf.Rect(cand.bbox))
+    return out
 
 
+# -- across pages ----------------------------------------------------------------------------------
 def mark_continuations(prev: list[Element], cur: list[Element]) -> None:
+    """Link a table at the top of a page to one at the bottom of the previous page.
+
+    Same column count, similar left/right extent, and either no header of its own or the previous
+    table's header repeated, and no "Table N" caption of its own.
+    """
     return None

@@ -1,0 +1,241 @@
+"""From a table's cell rectangles to clean text rows: word assignment, row splitting, header, junk test.
+
+The finders (PyMuPDF line grids, MuPDF's grid-in-box, pdfplumber) only give cell rectangles; the text
+of each cell is read here from the page's words (``page.get_text("words")``) by word centre, which
+keeps decimal points with their digits ("60.5") and costs one word list per page instead of one text
+extraction per cell.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pagelens.ingest.table_render import clean_cell
+
+Word = tuple  # (x0, y0, x1, y1, text, block, line, word_no) as page.get_text("words") gives them
+Cell = tuple[float, float, float, float] | None  # None: covered by a merged cell to its left/above
+
+_NUMERIC = re.compile(r"^[-+±~≈<>(]*[$€£]?\d[\d.,/:]*%?\)?[*†‡]*$|^[-–—]$")
+
+
+def is_numeric(text: str) -> bool:
+    """True for cell values such as ``60.5``, ``86.7/85.9``, ``146,982``, ``12%`` or a lone dash."""
+    parts = text.split()
+    return bool(parts) and all(_NUMERIC.match(p) for p in parts)
+
+
+@dataclass
+class Grid:
+    """Cell texts of one table, first row possibly the header, plus what the header detection found."""
+
+    cells: list[list[str]]
+    header_rows: int = 0
+    row_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+
+    @property
+    def header(self) -> list[str]:
+        if not self.header_rows:
+            return []
+        top = self.cells[: self.header_rows]
+        return [" ".join(t for t in (r[j] for r in top) if t).strip() for j in range(len(top[0]))]
+
+    @property
+    def body(self) -> list[list[str]]:
+        return self.cells[self.header_rows :]
+
+
+def _centre_in(w: Word, box: tuple[float, float, float, float]) -> bool:
+    cx, cy = (w[0] + w[2]) / 2, (w[1] + w[3]) / 2
+    return box[0] <= cx < box[2] and box[1] <= cy < box[3]
+
+
+def _lines(words: list[Word]) -> list[list[Word]]:
+    """Group words into visual lines (by vertical centre), each sorted left to right."""
+    out: list[list[Word]] = []
+    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
+        cy, h = (w[1] + w[3]) / 2, max(w[3] - w[1], 1.0)
+        if out:
+            last = out[-1]
+            ly = sum((v[1] + v[3]) / 2 for v in last) / len(last)
+            if abs(cy - ly) < 0.5 * h:
+                last.append(w)
+                continue
+        out.append([w])
+    return [sorted(line, key=lambda w: w[0]) for line in out]
+
+
+def _text(words: list[Word]) -> str:
+    return "\n".join(" ".join(w[4] for w in line) for line in _lines(words))
+
+
+def _row_bands(per_cell: list[list[Word]]) -> list[tuple[float, float]] | None:
+    """Text bands of a row that holds several table rows, or None when it is one row.
+
+    A row is several rows when at least half of its non-empty cells (and at least two) hold the same
+    number k > 1 of short lines, mostly numbers; a wrapped description (long lines), a two-line
+    header (labels) or a single multi-line cell does not split its row.
+    """
+    lines = [_lines(ws) for ws in per_cell if ws]
+    multi = [len(ls) for ls in lines if len(ls) > 1]
+    if not multi:
+        return None
+    k = max(set(multi), key=multi.count)
+    ref = [ls for ls in lines if len(ls) == k]
+    if len(ref) < max(2, len(lines) / 2):
+        return None
+    if sum(len(line) for ls in ref for line in ls) / (k * len(ref)) > 3:
+        return None  # prose wrapped over several lines
+    if sum(1 for ls in ref if all(is_numeric(" ".join(w[4] for w in line)) for line in ls)) < len(ref) / 2:
+        return None  # stacked labels (a two-line header), not stacked values
+    bands = [(min(w[1] for ls in ref for w in ls[i]), max(w[3] for ls in ref for w in ls[i])) for i in range(k)]
+    if any(bands[i][1] > bands[i + 1][0] + 1 for i in range(k - 1)):
+        return None  # lines of different cells do not line up
+    return bands
+
+
+def _split_row(per_cell: list[list[Word]]) -> list[list[list[Word]]]:
+    bands = _row_bands(per_cell)
+    if bands is None:
+        return [per_cell]
+    out: list[list[list[Word]]] = [[[] for _ in per_cell] for _ in bands]
+    for j, ws in enumerate(per_cell):
+        for w in ws:
+            cy = (w[1] + w[3]) / 2
+            inside = [i for i, (a, b) in enumerate(bands) if a - 1 <= cy <= b + 1]
+            # A value centred between bands spans them (a merged cell): it belongs to each.
+            targets = inside[:1] or [i for i, (a, b) in enumerate(bands) if w[1] < b and w[3] > a]
+            if not targets:
+                targets = [min(range(len(bands)), key=lambda i: abs(cy - sum(bands[i]) / 2))]
+            for i in targets:
+                out[i][j].append(w)
+    return out
+
+
+def _segments(words: list[Word], gap: float = 3.0) -> list[tuple[float, float]]:
+    segs: list[list[float]] = []
+    for w in sorted(words, key=lambda w: w[0]):
+        if segs and w[0] < segs[-1][1] + gap:
+            segs[-1][1] = max(segs[-1][1], w[2])
+        else:
+            segs.append([w[0], w[2]])
+    return [(a, b) for a, b in segs]
+
+
+def _split_columns(rows: list[list[list[Word]]]) -> list[list[list[Word]]]:
+    """Split a column whose numeric cells hold several x-aligned values ("88.4 86.7" under QNLI, MRPC).
+
+    Segments come from the words of the numeric cells only (headers spanning a group would join
+    them); a column is split when at least two rows are numeric and most of them fill two or more
+    segments. Every word of the column then goes to the segment under its centre (or the nearest).
+    """
+    width = max((len(r) for r in rows), default=0)
+    j = 0
+    while j < width:
+        numeric = [r[j] for r in rows if j < len(r) and r[j] and is_numeric(" ".join(w[4] for w in r[j]))]
+        segs = _segments([w for ws in numeric for w in ws]) if len(numeric) >= 2 else []
+        multi = sum(1 for ws in numeric if len(_segments(ws)) >= 2)
+        if len(segs) < 2 or multi < 0.6 * len(numeric):
+            j += 1
+            continue
+        for r in rows:
+            if j >= len(r):
+                continue
+            parts: list[list[Word]] = [[] for _ in segs]
+            for w in r[j]:
+                cx = (w[0] + w[2]) / 2
+                parts[min(range(len(segs)), key=lambda i: 0 if segs[i][0] <= cx <= segs[i][1] else min(
+                    abs(cx - segs[i][0]), abs(cx - segs[i][1])))].append(w)
+            r[j : j + 1] = parts
+        width += len(segs) - 1
+        j += len(segs)
+    return rows
+
+
+def grid_from_rows(rows: Sequence[Sequence[Cell]], words: list[Word]) -> Grid:
+    """Read cell texts; split rows that hold several table rows and columns that hold several columns.
+
+    Line-grid finders merge rows when a table draws a rule only every few rows (the NICS report draws
+    one every five states) and grid finders merge columns without space between them.
+    """
+    word_rows: list[list[list[Word]]] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for row in rows:
+        real = [c for c in row if c is not None]
+        if not real:
+            continue
+        rbox = (min(c[0] for c in real), min(c[1] for c in real), max(c[2] for c in real), max(c[3] for c in real))
+        rwords = [w for w in words if _centre_in(w, rbox)]
+        per_cell = [[w for w in rwords if _centre_in(w, c)] if c is not None else [] for c in row]
+        for sub in _split_row(per_cell):
+            word_rows.append(sub)
+            ws = [w for cell in sub for w in cell]
+            boxes.append((rbox[0], min((w[1] for w in ws), default=rbox[1]), rbox[2], max((w[3] for w in ws), default=rbox[3])))
+    word_rows = _split_columns(word_rows)
+    cells = [[clean_cell(_text(ws)) if ws else "" for ws in r] for r in word_rows]
+    return Grid(cells=cells, row_boxes=boxes)
+
+
+def drop_empty(grid: Grid) -> Grid:
+    """Remove rows and columns with no text at all."""
+    keep_rows = [i for i, r in enumerate(grid.cells) if any(r)]
+    cells = [grid.cells[i] for i in keep_rows]
+    boxes = [grid.row_boxes[i] for i in keep_rows] if grid.row_boxes else []
+    if not cells:
+        return Grid(cells=[], row_boxes=[])
+    width = max(len(r) for r in cells)
+    cells = [r + [""] * (width - len(r)) for r in cells]
+    cols = [j for j in range(width) if any(r[j] for r in cells)]
+    return Grid(cells=[[r[j] for j in cols] for r in cells], row_boxes=boxes)
+
+
+def detect_header(grid: Grid) -> Grid:
+    """Mark the leading header rows.
+
+    The first row is the header unless it reads like data (mostly numbers). Following rows (two at
+    most) join the header while they hold no numbers and either leave the first column empty (the
+    "EM F1 EM F1" line under "System | Dev | Test") or sit under a row of group titles with gaps
+    ("Hyperparams" over "#L #H #A"). A header cell left empty beside a filled one (a spanning group title such
+    as "Dev" over two columns) is filled from the left so each column name is complete.
+    """
+    cells = grid.cells
+    if len(cells) < 2:
+        return grid
+    first = [c for c in cells[0] if c]
+    if not first or sum(is_numeric(c) for c in first) > len(first) / 2:
+        return grid
+    n = 1
+    while n < min(len(cells) - 1, 3):
+        row = cells[n]
+        if not any(row) or any(is_numeric(c) for c in row if c):
+            break
+        numeric_body = any(is_numeric(c) for r in cells[n + 1 :] for c in r if c)
+        if row[0] and (all(cells[n - 1]) or not numeric_body):
+            break  # a label in the first column under a full row, or in a table of text: data
+        n += 1
+    if n > 1:
+        for r in range(n - 1):
+            for j in range(1, len(cells[r])):
+                if not cells[r][j] and cells[r][j - 1] and cells[n - 1][j]:
+                    cells[r][j] = cells[r][j - 1]
+    grid.header_rows = n
+    return grid
+
+
+def junk_reason(grid: Grid) -> str | None:
+    """Why these cells are not a table (None when they are one)."""
+    cells = grid.cells
+    if len(cells) < 2:
+        return "fewer than 2 rows"
+    width = max(len(r) for r in cells)
+    if width < 2:
+        return "one column"
+    flat = [c for r in cells for c in r]
+    filled = [c for c in flat if c]
+    if len(filled) < 0.35 * len(flat):
+        return f"mostly empty ({len(filled)}/{len(flat)} cells filled)"
+    words = sorted(len(c.split()) for c in filled)
+    if words[len(words) // 2] > 12:
+        return "cells are paragraphs"
+    return None
