@@ -1,15 +1,323 @@
-"""Page OCR (placeholder)."""
+"""OCR in the ingest pipeline: decide which pages need it, read them, and read text inside raster figures.
+
+    needs_ocr(ctx)          the page has no usable text layer (none, too little, or garbage)
+    ocr_page(ctx)           render the page, OCR it, one TEXT/HEADING/CAPTION element per OCR paragraph
+    ocr_figures(ctx, els)   set ``figure.ocr_text`` on raster figures (charts, maps, screenshots)
+
+The text-quality check (``text_quality``) is cheap: a few regular expressions over the text
+the pipeline already extracted, well under 2 ms per page.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import statistics
+
+import pymupdf
+
+from pagelens.errors import PageError, PagelensError
 from pagelens.ingest.context import PageContext
-from pagelens.models import Element
+from pagelens.models import Element, ElementKind, Provenance
+from pagelens.ocr.cache import recognize
+from pagelens.ocr.protocol import OcrLine
+
+__all__ = ["TextQuality", "needs_ocr", "ocr_figures", "ocr_page", "text_quality"]
+
+# A page whose readable text is short is a scan when raster images cover this much of it.
+SCAN_COVERAGE = 0.3
+# A page (almost) entirely covered by one image is a scan even with a stamp or Bates number on it,
+# while its text stays under FULL_PAGE_TEXT_FACTOR × min_text_chars.
+FULL_PAGE_COVERAGE = 0.85
+FULL_PAGE_TEXT_FACTOR = 4
+# A page with no text at all but this many vector paths probably has its text drawn as outlines.
+OUTLINED_TEXT_PATHS = 200
+
+# OCR lines kept: confident enough, or long enough to be real text next to an illustration.
+MIN_LINE_CONFIDENCE = 0.4
+SHORT_LINE_CONFIDENCE = 0.75  # lines with ≤ 3 letters/digits need this much (engraving noise: "Y", "ff")
+
+# Figures: skip images smaller than this; upscale small ones so text is ~ 20+ px high for Tesseract.
+MIN_FIGURE_SIDE = 40
+MIN_FIGURE_PIXELS = 12_000
+FIGURE_TARGET_SIDE = 1000
+FIGURE_MAX_UPSCALE = 3.0
+FIGURE_MAX_PIXELS = 6_000_000
+# When the upright pass finds a few words (a chart, not a screenshot or a photo), also read text rotated
+# bottom-to-top (y-axis titles) and slanted 45° (category labels), keeping only confident words.
+FEW_WORDS = 25
+ROTATIONS = (-90, -45)
+ROTATED_MIN_CONFIDENCE = 0.7
+
+_CAPTION = re.compile(r"^(fig(ure)?|table|plate|chart|exhibit|photo)\.?\s*[\dIVXivx]+[.:\s]", re.I)
+_NUMBERED = re.compile(r"^(\d+(\.\d+)*|[IVX]+\.|[A-Z]\.)\s+\S")
+_ALNUM = re.compile(r"[^\W_]")
+_LETTERS3 = re.compile(r"[^\W\d_]{3,}")
+
+
+# -- the decision ---------------------------------------------------------------------------------
+# Characters that say a glyph had no Unicode mapping: U+FFFD, private-use area, C0/C1 controls.
+_BAD = re.compile(r"[\ufffd\ue000-\uf8ff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# A broken font encoding shows as accented Latin letters mixed, inside one word, with symbols that do
+# not occur inside words (redp5110 page 3: "°ê£ë†£ûÜüéê"). Real accented words (Größe, Loïc,
+# «été») do not mix the two; math (adam.pdf's "↵", "✓t−1") uses neither accented letters nor these.
+_ACCENTED = re.compile(r"[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]")
+_ODD = re.compile(r"[\u00a2-\u00a9\u00ae\u00af\u00b1-\u00b6\u00b8-\u00b9\u00bc-\u00be\u00d7\u00f7\u0192"
+                  r"\u02c6-\u02dd\u2020-\u2022\u2030-\u205e\u2200-\u22ff]")
+_ALNUM_OR_OTHER = re.compile(r"[^\x00-\x7f\s]|[A-Za-z0-9]")
+# Thresholds (fractions of the page's non-space characters).
+GARBLED_FRACTION = 0.1
+GARBLED_CHARS = 300
+BAD_FRACTION = 0.25
+MIN_ALNUM_FRACTION = 0.5
+GARBLED_LINE_SHARE = 0.3  # a line is garbled when garbled words make up this share of it
+
+
+class TextQuality:
+    """Counts over a page's text layer: ``total`` non-space characters, of which ``readable`` usable."""
+
+    __slots__ = ("total", "bad", "garbled", "alnum_fraction")
+
+    def __init__(self, total: int, bad: int, garbled: int, alnum_fraction: float) -> None:
+        self.total = total
+        self.bad = bad
+        self.garbled = garbled
+        self.alnum_fraction = alnum_fraction
+
+    @property
+    def readable(self) -> int:
+        return max(0, self.total - self.bad - self.garbled)
+
+    @property
+    def is_garbage(self) -> bool:
+        n = max(self.total, 1)
+        return (
+            self.bad / n >= BAD_FRACTION
+            or self.garbled / n >= GARBLED_FRACTION
+            or self.garbled >= GARBLED_CHARS
+            or self.alnum_fraction < MIN_ALNUM_FRACTION
+        )
+
+    def __repr__(self) -> str:
+        return (f"TextQuality(total={self.total}, bad={self.bad}, garbled={self.garbled}, "
+                f"alnum_fraction={self.alnum_fraction:.2f})")
+
+
+def text_quality(text_dict: dict) -> TextQuality:
+    """Measure a ``page.get_text("dict")`` result (the PageContext's ``text``)."""
+    lines = [
+        "".join(span["text"] for span in line["spans"])
+        for block in text_dict.get("blocks", ())
+        if block.get("type") == 0
+        for line in block["lines"]
+    ]
+    text = "\n".join(lines)
+    total = len(text) - text.count(" ") - text.count("\n")
+    if total <= 0:
+        return TextQuality(0, 0, 0, 0.0)
+    bad = len(_BAD.findall(text))
+    garbled = 0
+    if _ODD.search(text) and len(_ACCENTED.findall(text)) >= 2:  # fast path: most pages stop here
+        for line in lines:
+            words = line.split()
+            hit = sum(len(w) for w in words if _ODD.search(w) and len(_ACCENTED.findall(w)) >= 2)
+            size = sum(len(w) for w in words)
+            if hit and hit >= GARBLED_LINE_SHARE * size:
+                garbled += size
+    # Letters/digits among the characters that are not ASCII punctuation (dot leaders, rules).
+    chars = _ALNUM_OR_OTHER.findall(text)
+    alnum = sum(1 for c in chars if c.isalnum())
+    alnum_fraction = alnum / len(chars) if chars else 0.0
+    return TextQuality(total, bad, garbled, alnum_fraction)
 
 
 def needs_ocr(ctx: PageContext) -> bool:
-    return False
+    """True when the page's text layer cannot be used: missing, too short on a scan, or garbage."""
+    min_chars = ctx.settings.min_text_chars
+    q = text_quality(ctx.text)
+    if q.total >= max(min_chars, 1) and q.is_garbage:
+        return True
+    if q.readable >= FULL_PAGE_TEXT_FACTOR * min_chars:
+        return False
+    page = ctx.page
+    coverage = _image_coverage(page)
+    if coverage >= FULL_PAGE_COVERAGE:
+        return True
+    if q.readable >= min_chars:
+        return False
+    if coverage >= SCAN_COVERAGE:
+        return True
+    return q.total == 0 and len(page.get_cdrawings()) >= OUTLINED_TEXT_PATHS
 
 
+def _image_coverage(page: pymupdf.Page) -> float:
+    """Fraction of the page covered by raster images (overlaps counted once, approximately)."""
+    area = abs(page.rect)
+    if area <= 0:
+        return 0.0
+    rects = [pymupdf.Rect(info["bbox"]) & page.rect for info in page.get_image_info()]
+    rects = [r for r in rects if not r.is_empty]
+    if not rects:
+        return 0.0
+    biggest = max(abs(r) for r in rects)
+    return min(1.0, max(biggest, min(sum(abs(r) for r in rects), abs(_union(rects)))) / area)
+
+
+def _union(rects: list[pymupdf.Rect]) -> pymupdf.Rect:
+    out = pymupdf.Rect(rects[0])
+    for r in rects[1:]:
+        out |= r
+    return out
+
+
+# -- whole pages ----------------------------------------------------------------------------------
 def ocr_page(ctx: PageContext) -> list[Element]:
-    return []
+    """Render the page at ``ocr_dpi`` (within ``max_render_pixels``), OCR it, one element per paragraph."""
+    if ctx.ocr is None:
+        return []
+    page = ctx.page
+    s = ctx.settings
+    zoom = s.ocr_dpi / 72.0
+    pixels = page.rect.width * zoom * page.rect.height * zoom
+    if pixels > s.max_render_pixels:
+        zoom *= math.sqrt(s.max_render_pixels / pixels)
+    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False)
+    png = pix.tobytes("png")
+    try:
+        lines = ctx.ocr.recognize(png)
+    except PagelensError as exc:
+        raise PageError(f"OCR failed: {exc}", file=ctx.file_name, page=ctx.page_no, stage="ocr") from exc
+    # Pixels → unrotated PDF points (the coordinates every other parser reports).
+    to_pdf = pymupdf.Matrix(page.rect.width / pix.width, page.rect.height / pix.height) * page.derotation_matrix
+    return lines_to_elements(ctx, [ln for ln in lines if keep_line(ln)], to_pdf)
 
 
+def keep_line(line: OcrLine) -> bool:
+    """Drop OCR noise: unconfident lines, and very short lines that are not clearly read."""
+    alnum = len(_ALNUM.findall(line.text))
+    if alnum == 0 or line.confidence < MIN_LINE_CONFIDENCE:
+        return False
+    return alnum > 3 or line.confidence >= SHORT_LINE_CONFIDENCE
+
+
+def lines_to_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix) -> list[Element]:
+    """One element per OCR block, in the engine's reading order; headings and captions when evident."""
+    blocks: dict[int, list[OcrLine]] = {}
+    for ln in lines:
+        blocks.setdefault(ln.block, []).append(ln)
+    heights = [ln.bbox[3] - ln.bbox[1] for ln in lines if len(ln.text) > 20]
+    body_h = statistics.median(heights) if heights else 0.0
+    clip = ctx.page.cropbox  # the unrotated page, whose coordinates elements use
+    out: list[Element] = []
+    engine = ctx.ocr.name if ctx.ocr is not None else "ocr"
+    for blk in blocks.values():
+        text = join_lines([ln.text for ln in blk])
+        if not text:
+            continue
+        px = pymupdf.Rect(
+            min(ln.bbox[0] for ln in blk), min(ln.bbox[1] for ln in blk),
+            max(ln.bbox[2] for ln in blk), max(ln.bbox[3] for ln in blk),
+        )
+        rect = (px * to_pdf) & pymupdf.Rect(0, 0, clip.width, clip.height)
+        if rect.is_empty:
+            continue
+        kind, level = classify_block(blk, text, body_h)
+        conf = sum(ln.confidence for ln in blk) / len(blk)
+        out.append(
+            Element(
+                doc_id=ctx.doc_id, page=ctx.page_no, order=len(out), kind=kind, level=level, text=text,
+                bbox=(rect.x0, rect.y0, rect.x1, rect.y1), provenance=Provenance.OCR, parser=engine,
+                attrs={"ocr_confidence": round(conf, 3)},
+            )
+        )
+    return out
+
+
+def join_lines(texts: list[str]) -> str:
+    """Join OCR lines into a paragraph, undoing end-of-line hyphenation ("min-" + "utes")."""
+    out = ""
+    for t in (t.strip() for t in texts):
+        if not t:
+            continue
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and t[0].islower():
+            out = out[:-1] + t
+        else:
+            out = f"{out} {t}" if out else t
+    return out
+
+
+def classify_block(blk: list[OcrLine], text: str, body_h: float) -> tuple[ElementKind, int | None]:
+    """CAPTION for 'Figure 3: ...' blocks; HEADING for up to 3 short lines set clearly larger than body text.
+
+    Line heights come from word boxes, so a leading '|' or '«' (OCR of a rule or a bullet) inflates
+    them: a heading must start with a letter or digit.
+    """
+    if _CAPTION.match(text):
+        return ElementKind.CAPTION, None
+    if (
+        len(blk) > 3 or body_h <= 0 or len(text.split()) > 15 or text[-1] in ".,;:"
+        or not text[0].isalnum() or not _LETTERS3.search(text)
+    ):
+        return ElementKind.TEXT, None
+    ratio = statistics.median(ln.bbox[3] - ln.bbox[1] for ln in blk) / body_h
+    if ratio >= 1.8:
+        return ElementKind.HEADING, 1
+    if ratio >= 1.3 or (len(blk) == 1 and ratio >= 1.1 and _NUMBERED.match(text)):
+        return ElementKind.HEADING, 2
+    return ElementKind.TEXT, None
+
+
+# -- raster figures -------------------------------------------------------------------------------
 def ocr_figures(ctx: PageContext, els: list[Element]) -> None:
-    return None
+    """Read the text inside raster figures into ``figure.ocr_text`` and the element's searchable text.
+
+    A failure on one figure is recorded in ``ctx.warnings``; the page keeps its other elements.
+    """
+    if ctx.ocr is None:
+        return
+    for e in els:
+        fig = e.figure
+        if e.kind != ElementKind.FIGURE or fig is None or fig.source != "raster" or fig.ocr_text:
+            continue
+        if min(fig.width, fig.height) < MIN_FIGURE_SIDE or fig.width * fig.height < MIN_FIGURE_PIXELS:
+            continue
+        try:
+            text = read_figure(ctx.ocr, ctx.images.get(fig.image))
+        except (PagelensError, OSError, ValueError) as exc:
+            ctx.warnings.append(f"{ctx.file_name}: page {ctx.page_no}: ocr: figure {fig.image[:12]}: {exc}")
+            continue
+        if not text:
+            continue
+        fig.ocr_text = text
+        e.text = f"{e.text}\n{text}".strip() if e.text else text
+
+
+def read_figure(engine: object, png: bytes) -> str:
+    """Text read from a figure image: an upright sparse-text pass, plus rotated passes for charts."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as src:
+        img = src.convert("L")
+    scale = min(FIGURE_MAX_UPSCALE, FIGURE_TARGET_SIDE / max(img.size))
+    scale = min(scale, math.sqrt(FIGURE_MAX_PIXELS / (img.width * img.height)))
+    if scale >= 1.25:
+        img = img.resize((round(img.width * scale), round(img.height * scale)), Image.Resampling.LANCZOS)
+    lines = [ln for ln in recognize(engine, _png(img), sparse=True) if keep_line(ln)]  # type: ignore[arg-type]
+    seen = {ln.text.lower() for ln in lines}
+    kept = [ln.text for ln in lines]
+    words = sum(len(ln.text.split()) for ln in lines)
+    if 0 < words < FEW_WORDS:  # some text but little: a chart or a map (a photo reads nothing)
+        for angle in ROTATIONS:
+            turned = img.rotate(angle, expand=True, fillcolor=255, resample=Image.Resampling.BICUBIC)
+            for ln in recognize(engine, _png(turned), sparse=True):  # type: ignore[arg-type]
+                if ln.confidence >= ROTATED_MIN_CONFIDENCE and _LETTERS3.search(ln.text) and ln.text.lower() not in seen:
+                    seen.add(ln.text.lower())
+                    kept.append(ln.text)
+    return "\n".join(kept).strip()
+
+
+def _png(img: object) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")  # type: ignore[attr-defined]
+    return buf.getvalue()

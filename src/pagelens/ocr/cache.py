@@ -1,0 +1,89 @@
+"""OCR results cached in the catalog, keyed by image bytes and engine identity.
+
+Re-ingesting a changed PDF, or one whose pages render to the same images, reuses earlier OCR: the
+key is sha256(PNG) + the engine's ``cache_id`` (engine, version, languages) + the segmentation mode.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from typing import Any
+
+from pagelens.errors import StoreError
+from pagelens.ocr.protocol import OcrEngine, OcrLine
+
+NAMESPACE = "ocr"
+
+
+def engine_cache_id(engine: OcrEngine) -> str:
+    """What distinguishes one engine configuration's output from another's."""
+    return str(getattr(engine, "cache_id", engine.name))
+
+
+def supports_sparse(engine: OcrEngine) -> bool:
+    """Whether ``engine.recognize`` takes ``sparse=True`` (sparse-text mode for charts and maps)."""
+    return bool(getattr(engine, "supports_sparse", False))
+
+
+def recognize(engine: OcrEngine, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
+    """Call any engine, passing ``sparse`` only to engines that advertise it."""
+    if sparse and supports_sparse(engine):
+        return engine.recognize(png, sparse=True)  # type: ignore[call-arg]
+    return engine.recognize(png)
+
+
+class CachedOcrEngine:
+    """Wraps an engine; looks results up in ``catalog`` before running it.
+
+    Writes made while the catalog is inside its ingest transaction cannot open a second transaction;
+    they are kept in memory (still served from there) and written by the next write that can, or by
+    ``flush()`` once the ingest transaction has committed.
+    """
+
+    def __init__(self, engine: OcrEngine, catalog: Any) -> None:
+        self.engine = engine
+        self.catalog = catalog
+        self.name = engine.name
+        self.cache_id = engine_cache_id(engine)
+        self.supports_sparse = supports_sparse(engine)
+        self.hits = 0
+        self.misses = 0
+        self._pending: dict[str, list[list[Any]]] = {}
+
+    def key(self, png: bytes, sparse: bool = False) -> str:
+        mode = "sparse" if sparse and self.supports_sparse else "page"
+        return f"{hashlib.sha256(png).hexdigest()}|{self.cache_id}|{mode}"
+
+    def recognize(self, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
+        key = self.key(png, sparse)
+        cached = self._pending.get(key)
+        if cached is None:
+            cached = self.catalog.cache_get(NAMESPACE, key)
+        if cached is not None:
+            self.hits += 1
+            return [_decode(row) for row in cached]
+        self.misses += 1
+        lines = recognize(self.engine, png, sparse=sparse)
+        self._pending[key] = [[ln.text, list(ln.bbox), ln.confidence, ln.block] for ln in lines]
+        self.flush(strict=False)
+        return lines
+
+    def flush(self, strict: bool = True) -> int:
+        """Write pending results; returns how many were written. ``strict`` raises if the catalog is busy."""
+        written = 0
+        for key in list(self._pending):
+            try:
+                self.catalog.cache_put(NAMESPACE, key, self._pending[key])
+            except sqlite3.OperationalError as exc:
+                if not strict and "within a transaction" in str(exc):
+                    return written  # the ingest transaction is open: keep them for later
+                raise StoreError(f"catalog: ocr cache write failed: {exc}") from exc
+            del self._pending[key]
+            written += 1
+        return written
+
+
+def _decode(row: list[Any]) -> OcrLine:
+    text, bbox, conf, block = row
+    return OcrLine(str(text), (float(bbox[0]), float(bbox[1]), float(bbox[2]), float(bbox[3])), float(conf), int(block))
