@@ -1,7 +1,135 @@
-"""Figures (placeholder until the figure parser lands)."""
+"""Figures: raster images and vector drawings as FIGURE elements with a rendered PNG.
+
+Regions come from ``figure_regions`` (rasters and vector paths clustered together, so a chart with a
+raster inset or a diagram with raster sub-captions is one figure, never two overlapping ones). Each
+region takes in the text-layer lines drawn inside it (axis labels, box labels): that text is kept as
+``figure.inner_text`` and the region is claimed so the labels do not also become body text. The region
+is rendered at ``figure_scale`` (kept under ``max_render_pixels``) into the image store. A "Figure N"
+/ "Fig. N" block right below or above the region becomes ``figure.caption`` (``order.link_captions``
+may also link captions later).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import pymupdf
+
+from pagelens.errors import PageError
 from pagelens.ingest.context import PageContext
-from pagelens.models import Element
+from pagelens.ingest.figure_regions import Region, graphic_regions
+from pagelens.models import Element, ElementKind, FigureData
+
+_CAPTION = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.|FIG\.)\s*[0-9IVX]")
+_LABEL_MARGIN = 12.0  # points outside the drawing where short labels (axis titles, ticks) still belong
+
+
+def _lines(ctx: PageContext) -> list[tuple[pymupdf.Rect, str]]:
+    return [
+        (pymupdf.Rect(ln["bbox"]), "".join(s["text"] for s in ln["spans"]).strip())
+        for b in ctx.text.get("blocks", ()) if b.get("type") == 0 for ln in b["lines"]
+    ]
+
+
+def _is_prose(text: str) -> bool:
+    return len(text.split()) >= 6
+
+
+def _absorb_text(
+    rect: pymupdf.Rect, lines: list[tuple[pymupdf.Rect, str]]
+) -> tuple[pymupdf.Rect, list[tuple[pymupdf.Rect, str]]]:
+    """Grow the region over the labels inside it and the short labels just outside it.
+
+    Running text drawn over a picture (a cover page, a paragraph beside a photo) is not a label: it
+    stays body text and is neither absorbed nor claimed.
+    """
+    grown = pymupdf.Rect(rect)
+    near = pymupdf.Rect(rect.x0 - _LABEL_MARGIN, rect.y0 - _LABEL_MARGIN, rect.x1 + _LABEL_MARGIN, rect.y1 + _LABEL_MARGIN)
+    taken: list[tuple[pymupdf.Rect, str]] = []
+    for r, text in lines:
+        if not text or _CAPTION.match(text) or _is_prose(text):
+            continue
+        centre = (r.tl + r.br) / 2
+        inside = rect.contains(centre)
+        label = near.contains(r) and len(text.split()) <= 4 and r.width <= rect.width
+        if inside or label:
+            taken.append((r, text))
+            if label:
+                grown |= r
+    taken.sort(key=lambda rt: (round(rt[0].y0), rt[0].x0))
+    return grown, taken
+
+
+def _caption(rect: pymupdf.Rect, ctx: PageContext) -> str | None:
+    best: tuple[float, str] | None = None
+    for b in ctx.text.get("blocks", ()):
+        if b.get("type") != 0 or not b["lines"]:
+            continue
+        r = pymupdf.Rect(b["bbox"])
+        if min(r.x1, rect.x1) - max(r.x0, rect.x0) <= 0:
+            continue
+        gap = r.y0 - rect.y1 if r.y0 >= rect.y1 - 2 else rect.y0 - r.y1
+        if -2 <= gap <= 30:
+            # Only the lines over the figure: a block may run on into the next column's caption.
+            text = " ".join(
+                "".join(s["text"] for s in ln["spans"]) for ln in b["lines"]
+                if min(ln["bbox"][2], rect.x1) - max(ln["bbox"][0], rect.x0) > 0
+            ).strip()
+            if _CAPTION.match(text) and (best is None or gap < best[0]):
+                best = (gap, " ".join(text.split()))
+    return best[1] if best else None
+
+
+def render_region(page: pymupdf.Page, rect: pymupdf.Rect, scale: float, max_pixels: int) -> pymupdf.Pixmap:
+    """The region as an RGB pixmap at ``scale``, scaled down to stay under ``max_pixels``."""
+    if rect.width * rect.height * scale * scale > max_pixels:
+        scale = math.sqrt(max_pixels / max(rect.width * rect.height, 1.0))
+    return page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(scale, scale), alpha=False)
+
+
+def _element(ctx: PageContext, reg: Region, rect: pymupdf.Rect, inner: list[str]) -> Element:
+    s = ctx.settings
+    try:
+        pix = render_region(ctx.page, rect, s.figure_scale, s.max_render_pixels)
+        png = pix.tobytes("png")
+    except (RuntimeError, ValueError) as exc:
+        raise PageError(f"figure render failed ({exc})", file=ctx.file_name, page=ctx.page_no, stage="figures") from exc
+    sha = ctx.images.put(png)
+    source = "raster" if reg.raster_area >= 0.3 * abs(reg.rect) else "vector"
+    inner_text = "\n".join(inner) or None
+    caption = _caption(rect, ctx)
+    return Element(
+        doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=ElementKind.FIGURE, text=inner_text or "",
+        bbox=(rect.x0, rect.y0, rect.x1, rect.y1), parser="pymupdf",
+        figure=FigureData(
+            image=sha, width=pix.width, height=pix.height, source=source, inner_text=inner_text, caption=caption
+        ),
+        attrs={"paths": reg.paths},
+    )
 
 
 def extract_figures(ctx: PageContext) -> list[Element]:
-    return []
+    """FIGURE elements of one page; their regions (labels included) are added to ``ctx.claimed``.
+
+    A region with running text inside claims only its labels, so the paragraph stays body text.
+    """
+    lines = _lines(ctx)
+    prose = [r for r, t in lines if _is_prose(t)]
+    blocked = list(ctx.claimed)  # tables found before us
+    regions = graphic_regions(
+        ctx.page, ctx.drawings, blocked, ctx.settings.min_figure_area, has_text=bool(lines), prose=prose
+    )
+    out: list[Element] = []
+    done: list[pymupdf.Rect] = []
+    for reg in regions:
+        rect, labels = _absorb_text(reg.rect, lines)
+        rect &= ctx.page.rect
+        if rect.is_empty or any(abs(rect & d) > 0.5 * abs(rect) for d in done):
+            continue
+        out.append(_element(ctx, reg, rect, [t for _, t in labels]))
+        done.append(rect)
+        if any(rect.contains((p.tl + p.br) / 2) for p in prose):
+            ctx.claimed.extend(pymupdf.Rect(r) for r, _ in labels)
+        else:
+            ctx.claimed.append(pymupdf.Rect(rect))
+    return out

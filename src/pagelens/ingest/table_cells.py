@@ -208,8 +208,8 @@ def detect_header(grid: Grid) -> Grid:
     n = 1
     while n < min(len(cells) - 1, 3):
         row = cells[n]
-        if not any(row) or any(is_numeric(c) for c in row if c):
-            break
+        if not any(row) or any(is_numeric(c) for c in row if c) or not any(row[1:]):
+            break  # empty, data, or a section title alone in the first column
         numeric_body = any(is_numeric(c) for r in cells[n + 1 :] for c in r if c)
         if row[0] and (all(cells[n - 1]) or not numeric_body):
             break  # a label in the first column under a full row, or in a table of text: data
