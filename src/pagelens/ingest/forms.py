@@ -94,20 +94,31 @@ def _resolve(raw: str | None, options: list[str]) -> str | None:
     return raw
 
 
+def _inside(r: pymupdf.Rect, fields: list[pymupdf.Rect]) -> bool:
+    return any(abs(r & f) >= 0.5 * (abs(r) or 1e-6) for f in fields)
+
+
 def _nearby_label(ctx: PageContext, rect: pymupdf.Rect) -> str | None:
-    """Printed text just left of the widget on its row, else just above it."""
+    """Printed text just left of the widget on its row, else just above it.
+
+    Text drawn by widgets themselves (their values, in the text layer of some files) is ignored.
+    """
+    fields = [w.rect for w in ctx.page.widgets()]
     best: tuple[float, str] | None = None
     for b in ctx.text.get("blocks", []):
         if b.get("type") != 0:
             continue
         for ln in b["lines"]:
-            text = " ".join("".join(s["text"] for s in ln["spans"]).split())
+            spans = [s for s in ln["spans"] if not _inside(pymupdf.Rect(s["bbox"]), fields)]
+            text = " ".join("".join(s["text"] for s in spans).split())
             if len(text) < 2 or not any(c.isalpha() for c in text):
                 continue
-            x0, y0, x1, y1 = ln["bbox"]
+            x0, y0 = spans[0]["bbox"][:2]
+            x1, y1 = max(s["bbox"][2] for s in spans), max(s["bbox"][3] for s in spans)
             same_row = min(y1, rect.y1) - max(y0, rect.y0) > 0.5 * min(y1 - y0, rect.height)
-            if same_row and x1 <= rect.x0 + 2 and rect.x0 - x1 < LABEL_REACH:
-                dist = rect.x0 - x1
+            # Line boxes can reach under the widget (trailing blanks): judge by where they start.
+            if same_row and x0 < rect.x0 - 5 and x1 <= rect.x0 + 0.5 * rect.width and rect.x0 - x1 < LABEL_REACH:
+                dist = max(0.0, rect.x0 - x1)
             elif y1 <= rect.y0 + 2 and rect.y0 - y1 < LABEL_REACH / 3 and x0 < rect.x1 and x1 > rect.x0:
                 dist = (rect.y0 - y1) * 2 + 5
             else:
@@ -138,7 +149,8 @@ def _element(ctx: PageContext, w: pymupdf.Widget, ftype: str, value: str, option
     shown = value or ("unchecked" if ftype == "checkbox" else "(empty)")
     # The field name often says more than the tooltip ("Emergency_Relationship" vs "RELATIONSHIP").
     pretty = _pretty(name)
-    head = label if not pretty or pretty.lower() in label.lower() else f"{label} ({pretty})"
+    generic = not pretty or bool(_GENERIC_NAME.match(pretty))
+    head = label if generic or pretty.lower() in label.lower() else f"{label} ({pretty})"
     text = f"{head}: {shown}"
     if options:
         text += f" [options: {', '.join(options)}]"

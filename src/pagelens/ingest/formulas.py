@@ -10,6 +10,7 @@ TeX documents embedded without a ToUnicode map garble some Greek letters in CMMI
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -27,10 +28,12 @@ MATH_ROMAN = re.compile(r"^(?:[A-Z]{6}\+)?(?:CMR\d|CMBX\d|LMROMAN\d)", re.IGNORE
 
 MATH_CHARS = frozenset("=+−±×÷·∑∏∫∮√∂∇∆≤≥≈≠≡∝∞←→↔⇒⇐⇔∈∉⊂⊆⊃⊇∪∩∀∃∧∨⊙⊗⊕‖|^_∼≪≫′⟨⟩") | frozenset("↵✏✓")
 GARBLED_GREEK = {"↵": "α", "✏": "ε", "✓": "θ"}
+_MATH_CHAR = re.compile("[" + re.escape("".join(sorted(MATH_CHARS))) + "\u0370-\u03ff]")
 EQUATION_NUMBER = re.compile(r"\(\s*\d{1,3}(?:\.\d{1,3})?[a-z]?\s*\)\s*$")
 _WORD = re.compile(r"[A-Za-z]{3,}")
 
 
+@functools.lru_cache(maxsize=512)
 def is_math_font(font: str) -> bool:
     return bool(MATH_FONT.match(font))
 
@@ -40,10 +43,6 @@ def fix_math_glyphs(text: str, font: str) -> str:
     if is_math_font(font) and any(c in text for c in GARBLED_GREEK):
         return "".join(GARBLED_GREEK.get(c, c) for c in text)
     return text
-
-
-def _is_greek(c: str) -> bool:
-    return "\u0370" <= c <= "\u03ff"
 
 
 Span = tuple[str, str, float, int]
@@ -70,13 +69,15 @@ def line_math_score(spans: Sequence[Span], body_size: float) -> tuple[float, int
         if small and has_math_font:
             math += n
             continue
-        math += sum(1 for c in t if c in MATH_CHARS or _is_greek(c))
+        math += len(_MATH_CHAR.findall(t))
         words += len(_WORD.findall(t))
     return (math / total if total else 0.0), words
 
 
 def is_formula_line(spans: Sequence[Span], text: str, body_size: float) -> bool:
     """A line that is (mostly) an equation rather than prose with an inline symbol."""
+    if not _MATH_CHAR.search(text) and not any(is_math_font(s[1]) for s in spans):
+        return False  # plain prose: the common case, decided without counting
     core = EQUATION_NUMBER.sub("", text).strip()
     if len(core.replace(" ", "")) < 3:
         return False
@@ -87,7 +88,7 @@ def is_formula_line(spans: Sequence[Span], text: str, body_size: float) -> bool:
     if frac >= 0.6 and (has_operator or words == 0):
         return True
     # Plain-font equations (Word, Symbol-less LaTeX): operators and short tokens, almost no words.
-    ops = sum(1 for c in core if c in MATH_CHARS or _is_greek(c))
+    ops = len(_MATH_CHAR.findall(core))
     return ops >= 2 and words <= 1 and "=" in core
 
 

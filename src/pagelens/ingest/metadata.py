@@ -102,26 +102,39 @@ def metadata_elements(pdf: pymupdf.Document, doc_id: str, doc: Document) -> list
     return out
 
 
-def _span_index(ctx: PageContext) -> list[tuple[pymupdf.Rect, str, int]]:
-    """(rect, text, line number) of every non-blank span on the page."""
-    out = []
+Span = tuple[float, float, float, float, str, int]
+"""(x0, y0, x1, y1, text, line number) of one span."""
+Line = tuple[float, float, float, float, list[Span]]
+
+
+def _line_index(ctx: PageContext) -> list[Line]:
+    """Every text line on the page with its spans (spans of a line join without spaces)."""
+    out: list[Line] = []
     n = 0
     for b in ctx.text.get("blocks", []):
         if b.get("type") != 0:
             continue
         for ln in b["lines"]:
             n += 1
-            out += [(pymupdf.Rect(s["bbox"]), s["text"], n) for s in ln["spans"] if s["text"]]
+            out.append((*ln["bbox"], [(*s["bbox"], s["text"], n) for s in ln["spans"] if s["text"]]))
     return out
 
 
-def _text_under(rect: pymupdf.Rect, spans: list[tuple[pymupdf.Rect, str, int]]) -> str:
-    """Text of the spans mostly inside ``rect`` (by area); spans of one line are joined as they are."""
+def _text_under(rect: pymupdf.Rect, lines: list[Line]) -> str:
+    """Text under ``rect``. A span only partly covered contributes the characters whose estimated
+    centres (glyphs spread evenly over the span) fall inside; PyMuPDF's exact clip costs ~0.2 s."""
+    rx0, ry0, rx1, ry1 = rect
     parts: list[str] = []
     last = -1
-    for r, t, line in spans:
-        inter = r & rect
-        if not inter.is_empty and abs(inter) >= 0.5 * (abs(r) or 1e-6):
+    for lx0, ly0, lx1, ly1, spans in lines:
+        if ly1 <= ry0 or ly0 >= ry1 or lx1 <= rx0 or lx0 >= rx1:
+            continue
+        for x0, y0, x1, y1, t, line in spans:
+            if x1 <= rx0 or x0 >= rx1 or min(y1, ry1) - max(y0, ry0) < 0.5 * (y1 - y0):
+                continue
+            if x0 < rx0 - 1 or x1 > rx1 + 1:
+                w = (x1 - x0) / max(len(t), 1)
+                t = "".join(c for i, c in enumerate(t) if rx0 <= x0 + (i + 0.5) * w <= rx1)
             parts.append(t if line == last or not parts else " " + t)
             last = line
     return " ".join("".join(parts).split())
@@ -135,15 +148,15 @@ def page_extras(ctx: PageContext) -> list[Element]:
     """
     out: list[Element] = []
     links: list[Element] = []
-    spans: list[tuple[pymupdf.Rect, str, int]] | None = None
+    lines: list[Line] | None = None
     page_rect = ctx.page.rect
     for link in ctx.page.get_links():
         rect = pymupdf.Rect(link["from"]) & page_rect
         if rect.is_empty:
             continue
-        if spans is None:
-            spans = _span_index(ctx)
-        text = _text_under(rect, spans)
+        if lines is None:
+            lines = _line_index(ctx)
+        text = _text_under(rect, lines)
         if not text:
             continue
         target: dict[str, Any] = {}

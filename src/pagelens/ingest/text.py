@@ -9,6 +9,7 @@ one typed element. Spans inside regions claimed by tables and figures are skippe
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -36,6 +37,12 @@ NUMBERED_HEADING = re.compile(
 _BOLD_FONT = re.compile(r"bold|medi|black|heavy|semibold|demi", re.IGNORECASE)
 _ITALIC_FONT = re.compile(r"italic|oblique|ital", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
+
+
+@functools.lru_cache(maxsize=512)
+def _font_style(font: str) -> tuple[bool, bool]:
+    """(bold, italic) judged from the font name, for fonts whose flags do not say."""
+    return bool(_BOLD_FONT.search(font)), bool(_ITALIC_FONT.search(font))
 
 
 @dataclass
@@ -78,9 +85,10 @@ class Row:
                 n = len(t.strip())
                 total += n
                 sizes[round(size, 1)] += n
-                if flags & 16 or _BOLD_FONT.search(font):
+                is_bold, is_italic = _font_style(font)
+                if flags & 16 or is_bold:
                     bold += n
-                if flags & 2 or _ITALIC_FONT.search(font):
+                if flags & 2 or is_italic:
                     italic += n
             self.spans.extend(spans)
         self.text = _SPACES.sub(" ", " ".join(texts)).strip()
