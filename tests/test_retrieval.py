@@ -1,0 +1,192 @@
+"""Indexing and hybrid retrieval on real PDFs: gold pages found, doc filter, idempotent re-index,
+dedupe and page spreading, and the same answers from the embedded and the client engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pagelens.embed.fake import HashingEmbedder
+from pagelens.index.bm25 import SparseEncoder
+from pagelens.index.indexer import Indexer
+from pagelens.ingest.pipeline import Ingestor
+from pagelens.models import Chunk
+from pagelens.retrieve.retriever import Retriever, _Candidate, arrange, dedupe
+from pagelens.settings import Settings
+from pagelens.store.catalog import Catalog
+from pagelens.store.images import ImageStore
+from pagelens.vectors.edge import EdgeVectorStore
+
+
+def _subset(src: Path, pages: list[int], out: Path) -> Path:
+    import pymupdf
+
+    with pymupdf.open(src) as doc, pymupdf.open() as part:
+        for p in pages:
+            part.insert_pdf(doc, from_page=p - 1, to_page=p - 1)
+        part.save(out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def corpus_home(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+    """BERT pages 3, 4, 6 and the one-page OTSL excerpt, parsed once (OCR off: born-digital pages)."""
+    home = tmp_path_factory.mktemp("retrieval-home")
+    settings = Settings(home=home).with_overrides(**{"ingest.ocr": "off"})
+    catalog = Catalog(home / "catalog.sqlite3")
+    images = ImageStore(home / "images")
+    ingestor = Ingestor(settings.ingest, catalog, images)
+    bert = ingestor.ingest_file(_subset(corpus / "bert.pdf", [3, 4, 6], home / "bert-3-4-6.pdf"))
+    otsl = ingestor.ingest_file(corpus / "otsl_2305.03393v1_p9.pdf")
+    assert bert.status == otsl.status == "indexed", (bert.error, otsl.error)
+    return settings, catalog, images, {"bert": bert.doc_id, "otsl": otsl.doc_id}
+
+
+def _index(settings: Settings, catalog: Catalog, images: ImageStore, store, embedder) -> Indexer:
+    indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, images)
+    for doc in catalog.documents():
+        indexer.index_document(doc.doc_id)
+    return indexer
+
+
+@pytest.fixture(scope="module")
+def hashing(corpus_home, tmp_path_factory: pytest.TempPathFactory):
+    settings, catalog, images, ids = corpus_home
+    store = EdgeVectorStore(tmp_path_factory.mktemp("edge") / "qdrant")
+    embedder = HashingEmbedder(dim=512)
+    indexer = _index(settings, catalog, images, store, embedder)
+    yield settings, store, embedder, indexer, ids
+    store.close()
+
+
+def _pages(hits) -> list[tuple[str, int]]:
+    return [(h.chunk.doc_name, p) for h in hits for p in h.chunk.pages]
+
+
+# -- indexing ---------------------------------------------------------------------------------------
+def test_index_is_idempotent_and_resumable(hashing, corpus_home):
+    settings, store, embedder, indexer, ids = hashing
+    _, catalog, _, _ = corpus_home
+    total = store.count(indexer.collection)
+    per_doc = {name: store.count(indexer.collection, doc_id) for name, doc_id in ids.items()}
+    assert per_doc["bert"] > 10 and per_doc["otsl"] > 3 and sum(per_doc.values()) == total
+    assert catalog.is_indexed(ids["bert"], indexer.collection)
+    calls: list[tuple[int, int]] = []
+    n = indexer.index_document(ids["bert"], progress=lambda done, of: calls.append((done, of)))
+    assert n == per_doc["bert"]
+    assert calls == [(n, n)]  # every chunk was already there: nothing embedded again
+    assert store.count(indexer.collection) == total
+
+
+def test_payload_and_vectors_by_kind(hashing):
+    settings, store, embedder, indexer, ids = hashing
+    kinds = {c.kind for c in indexer.chunks(ids["bert"])}
+    assert {"text", "table", "metadata"} <= kinds
+    hits = store.search_sparse(indexer.collection, "bm25", SparseEncoder().encode_query("CoLA 60.5"), 3)
+    top = hits[0].payload
+    assert top["kind"] in ("table", "table_rows") and "60.5" in top["text"]
+    assert top["doc"] == "bert-3-4-6.pdf" and top["pages"] == [3] and top["bboxes"][0][0] == 3
+    assert set(top) >= {"doc_id", "doc", "pages", "page", "kind", "text", "bboxes", "section", "element_ids", "image", "chunk_id"}
+
+
+# -- retrieval --------------------------------------------------------------------------------------
+def test_hybrid_finds_gold_pages(hashing):
+    settings, store, embedder, indexer, ids = hashing
+    r = Retriever(settings, store, embedder, SparseEncoder())
+    hits = r.search("How large is the WordPiece vocabulary that BERT uses?", k=5)
+    assert ("bert-3-4-6.pdf", 2) in _pages(hits)  # original page 4
+    hits = r.search("What CoLA score does BERT-Large obtain on the GLUE test set?", k=5)
+    assert ("bert-3-4-6.pdf", 3) in _pages(hits[:3])  # Table 1, original page 6
+    hits = r.search("Which CPU was used to obtain the inference timing results?", k=5)
+    assert hits[0].chunk.doc_name == "otsl_2305.03393v1_p9.pdf"
+    # Channels and fused scores are exposed; ranks are 1-based and scores decrease.
+    assert "fused" in hits[0].channels and any(k.endswith("_rank") for k in hits[0].channels)
+    assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
+
+
+def test_doc_filter_and_modes(hashing):
+    settings, store, embedder, indexer, ids = hashing
+    r = Retriever(settings, store, embedder, SparseEncoder())
+    q = "BERT model results on GLUE"
+    only = r.search(q, k=8, doc_ids=[ids["otsl"]])
+    assert only and {h.chunk.doc_id for h in only} == {ids["otsl"]}
+    sparse = r.search(q, k=5, mode="sparse")
+    assert sparse and all(set(h.channels) <= {"fused", "sparse", "sparse_rank"} for h in sparse)
+    dense = r.search(q, k=5, mode="dense")
+    assert dense and all("dense" in h.channels for h in dense)
+    assert r.search("   ", k=5) == []
+
+
+def test_pages_are_spread_over_the_top_k(hashing):
+    settings, store, embedder, indexer, ids = hashing
+    q = "BERT pre-training masked language model"
+    spread = Retriever(settings, store, embedder, SparseEncoder()).search(q, k=4)
+    plain_settings = settings.with_overrides(**{"retrieval.per_page": 0})
+    plain = Retriever(plain_settings, store, embedder, SparseEncoder()).search(q, k=4)
+    spread_pages = {(h.chunk.doc_id, h.chunk.page) for h in spread}
+    assert len(spread_pages) >= len({(h.chunk.doc_id, h.chunk.page) for h in plain})
+    assert len(spread_pages) >= min(4, len({(h.chunk.doc_id, h.chunk.page) for h in plain + spread}))
+
+
+def test_engines_agree(hashing, corpus_home):
+    """Congruence: the qdrant-client engine (in memory) ranks like the embedded qdrant-edge."""
+    from qdrant_client import QdrantClient
+
+    from pagelens.vectors.remote import QdrantServerStore
+
+    settings, edge, embedder, _, _ = hashing
+    _, catalog, images, _ = corpus_home
+    remote = QdrantServerStore(QdrantClient(":memory:"))
+    _index(settings, catalog, images, remote, embedder)
+    a = Retriever(settings, edge, embedder, SparseEncoder())
+    b = Retriever(settings, remote, embedder, SparseEncoder())
+    for q in ("WordPiece vocabulary size", "inference time of OTSL", "GLUE benchmark results table"):
+        ra, rb = a.search(q, k=5), b.search(q, k=5)
+        assert [h.chunk.id for h in ra][:3] == [h.chunk.id for h in rb][:3], q
+        assert len({h.chunk.id for h in ra} & {h.chunk.id for h in rb}) >= 4, q
+    remote.close()
+
+
+@pytest.mark.slow
+def test_minilm_finds_gold_pages(corpus_home, tmp_path: Path):
+    """The real default model (MiniLM) on paraphrased dev questions."""
+    from pagelens.embed.sentence import SentenceTransformerEmbedder
+
+    settings, catalog, images, _ = corpus_home
+    store = EdgeVectorStore(tmp_path / "qdrant")
+    embedder = SentenceTransformerEmbedder()
+    _index(settings, catalog, images, store, embedder)
+    r = Retriever(settings, store, embedder, SparseEncoder())
+    hits = r.search("How large is the WordPiece vocabulary that BERT uses?", k=5)
+    assert ("bert-3-4-6.pdf", 2) in _pages(hits)
+    hits = r.search("What is the lowest OTSL inference time reported in the hyper-parameter optimization table?", k=5)
+    assert ("otsl_2305.03393v1_p9.pdf", 1) in _pages(hits[:2])
+    store.close()
+
+
+# -- dedupe and arrangement (pure) ----------------------------------------------------------------
+def _cand(cid: str, kind: str = "text", page: int = 1, elements: tuple[str, ...] = (), doc: str = "d") -> _Candidate:
+    chunk = Chunk(id=cid, doc_id=doc, doc_name=f"{doc}.pdf", kind=kind, text=cid, embed_text=cid, pages=[page],
+                  element_ids=list(elements) or [cid])
+    return _Candidate(chunk, 1.0)
+
+
+def test_dedupe_table_and_row_groups():
+    cands = [_cand("rows1", "table_rows", elements=("t",)), _cand("whole", "table", elements=("t",)),
+             _cand("rows2", "table_rows", elements=("t",)), _cand("rows1", "table_rows", elements=("t",)),
+             _cand("other", "table", elements=("u",)), _cand("u-rows", "table_rows", elements=("u",))]
+    assert [c.chunk.id for c in dedupe(cands)] == ["rows1", "rows2", "other"]
+
+
+def test_arrange_spreads_pages_and_keeps_figure_slots():
+    cands = [_cand("a1", page=1), _cand("a2", page=1), _cand("b", page=2), _cand("c", page=3),
+             _cand("a3", page=1), _cand("d", page=4), _cand("fig", "figure", page=5)]
+    ids = [c.chunk.id for c in arrange(cands, k=4, per_page=1, image_slots=0)]
+    assert ids == ["a1", "b", "c", "d", "fig", "a2", "a3"]
+    ids = [c.chunk.id for c in arrange(cands, k=4, per_page=1, image_slots=1)]
+    assert ids[:4] == ["a1", "b", "c", "fig"] and ids[4] == "d"
+    assert [c.chunk.id for c in arrange(cands, k=3, per_page=0, image_slots=0)][:3] == ["a1", "a2", "b"]
+    # A figure ranked too deep (beyond 3k) is not pulled up.
+    deep = [_cand(f"t{i}", page=i) for i in range(10)] + [_cand("fig", "figure", page=20)]
+    assert "fig" not in [c.chunk.id for c in arrange(deep, k=3, per_page=1, image_slots=2)][:3]
