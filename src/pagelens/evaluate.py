@@ -209,7 +209,8 @@ def render_table(report: EvalReport) -> str:
             lines.append("-" * len(head))
         any_k = f"{r.any_hitk:.2f}" if r.any_hitk is not None else ""
         ans = f"{r.answer_acc:.2f} ({r.answered})" if r.answer_acc is not None else ""
-        lines.append(f"{r.name:<14}{r.n:>4}{r.hit1:>8.2f}{r.hitk:>8.2f}{r.mrr:>7.2f}{any_k:>8}{ans:>10}")
+        scores = f"{r.hit1:>8.2f}{r.hitk:>8.2f}{r.mrr:>7.2f}" if r.n else f"{'':>8}{'':>8}{'':>7}"
+        lines.append(f"{r.name:<14}{r.n:>4}{scores}{any_k:>8}{ans:>10}")
     lines.append("")
     lines.append(
         f"query latency p50 {report.latency_p50_ms:.1f} ms, p95 {report.latency_p95_ms:.1f} ms; "
