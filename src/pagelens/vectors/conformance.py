@@ -250,10 +250,12 @@ def synthetic_points(
         dense = rng.standard_normal((size, dim)).astype(np.float32)
         dense /= np.linalg.norm(dense, axis=1, keepdims=True)
         lengths = rng.integers(doc_len // 2, doc_len * 3 // 2, size)
+        tokens = rng.choice(vocab, size=int(lengths.sum()), p=zipf)  # one draw per batch: O(vocab) once
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
         points = []
         for row in range(size):
             i = start + row
-            terms, tf = np.unique(rng.choice(vocab, size=lengths[row], p=zipf), return_counts=True)
+            terms, tf = np.unique(tokens[bounds[row] : bounds[row + 1]], return_counts=True)
             norm = 1.2 * (0.25 + 0.75 * lengths[row] / doc_len)
             # BM25 term weight, jittered so that equal (tf, length) pairs do not tie exactly
             weights = tf * 2.2 / (tf + norm) * rng.uniform(0.95, 1.05, len(tf))

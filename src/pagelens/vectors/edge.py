@@ -30,6 +30,11 @@ from typing import Any
 from pagelens.errors import ComponentUnavailable, HomeLockedError, IndexError_
 from pagelens.vectors.protocol import ChannelQuery, PointRecord, ScoredPoint, SparseVector, VectorSpec
 
+# Segments whose vectors take less than this stay without an HNSW graph and are searched exactly by
+# scan. 30,000 KB is ~20k 384-d float32 vectors. Measured on 2 loaded cores (bench/retrieve.py):
+# a scan of 10k takes ~1 ms, 50k ~5-10 ms, 100k ~40 ms, while building HNSW for 10k random vectors
+# took 16 s and gave no speed-up; qdrant's default (10,000 KB) would build graphs from ~6.5k chunks.
+PLAIN_SEGMENT_KB = 30_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 _UPSERT_BATCH = 512
 _LOCKED_MARKERS = ("WouldBlock", "Resource temporarily unavailable", "lock")
@@ -115,8 +120,9 @@ def _command_line() -> str:
 class EdgeVectorStore:
     """Embedded qdrant-edge shards under ``root``; ``home`` only names the data home in messages."""
 
-    def __init__(self, root: Path, *, home: Path | None = None) -> None:
+    def __init__(self, root: Path, *, home: Path | None = None, plain_segment_kb: int = PLAIN_SEGMENT_KB) -> None:
         self.root = Path(root)
+        self.plain_segment_kb = plain_segment_kb
         self.root.mkdir(parents=True, exist_ok=True)
         self._q = _edge()
         self._lock = _HomeLock(self.root, Path(home) if home else self.root)
@@ -133,10 +139,7 @@ class EdgeVectorStore:
         with self._mutex:
             have = self.collection_spec(name)
             if have is None:
-                cfg = q.EdgeConfig(
-                    vectors={n: q.EdgeVectorParams(size=d, distance=q.Distance.Cosine) for n, d in spec.dense.items()},
-                    sparse_vectors={n: q.EdgeSparseVectorParams(modifier=q.Modifier.Idf) for n in spec.sparse},
-                )
+                cfg = self._config(spec)
                 shard = self._call(name, "create", q.EdgeShard.create, str(self._dir(name)), cfg)
                 self._call(
                     name, "create index",
@@ -346,7 +349,10 @@ class EdgeVectorStore:
                 if missing_ok:
                     return None
                 raise IndexError_(f"vector index {name} does not exist under {self.root}; call ensure_collection first")
-            shard = self._call(name, "open", self._q.EdgeShard.load, str(path))
+            spec = self.collection_spec(name)
+            assert spec is not None
+            # the stored vectors are given back unchanged; the optimizer settings are this version's
+            shard = self._call(name, "open", self._q.EdgeShard.load, str(path), self._config(spec))
             self._shards[name] = shard
             return shard
 
@@ -360,6 +366,14 @@ class EdgeVectorStore:
             if what in ("open", "create") and any(m in msg for m in _LOCKED_MARKERS):
                 raise HomeLockedError(self._lock.describe_owner()) from exc
             raise IndexError_(f"vector index {name}: {what} failed: {msg}") from exc
+
+    def _config(self, spec: VectorSpec) -> Any:
+        q = self._q
+        return q.EdgeConfig(
+            vectors={n: q.EdgeVectorParams(size=d, distance=q.Distance.Cosine) for n, d in spec.dense.items()},
+            sparse_vectors={n: q.EdgeSparseVectorParams(modifier=q.Modifier.Idf) for n in spec.sparse},
+            optimizers=q.EdgeOptimizersConfig(indexing_threshold=self.plain_segment_kb),
+        )
 
     def _filter(self, doc_ids: list[str]) -> Any:
         q = self._q
