@@ -110,3 +110,15 @@ def test_text_field_without_tooltip_takes_printed_label(tmp_path: Path) -> None:
     assert by_name["Text1"].text == "Employer name: Initech"
     combo = by_name["Country"]
     assert combo.field.value == "Japan" and combo.field.options == ["France", "Japan", "Peru"]
+
+
+def test_drawn_field_values_stay_out_of_body_text(corpus: Path) -> None:
+    from pagelens.ingest import text
+
+    page = pymupdf.open(corpus / "sp-form-hr-employee.pdf").load_page(0)
+    assert "Arch Rival" in page.get_text()  # this file draws values into its text layer
+    ctx = PageContext.build(page, doc_id="d", file_name="f.pdf", settings=IngestSettings(), images=None)  # type: ignore[arg-type]
+    fields = forms.extract_form_fields(ctx)
+    body = text.extract_text(ctx)
+    assert any(e.field.value == "Arch Rival" for e in fields)
+    assert not any("Arch Rival" in e.text for e in body)

@@ -164,7 +164,11 @@ def _element(ctx: PageContext, w: pymupdf.Widget, ftype: str, value: str, option
 
 
 def extract_form_fields(ctx: PageContext) -> list[Element]:
-    """FORM elements for the page's widgets (push buttons skipped; radio groups merged)."""
+    """FORM elements for the page's widgets (push buttons skipped; radio groups merged).
+
+    Text and choice field areas are added to ``ctx.claimed`` so their drawn values do not come
+    back as body text.
+    """
     pdf = ctx.page.parent
     out: list[Element] = []
     radios: dict[str, list[pymupdf.Widget]] = {}
@@ -194,6 +198,8 @@ def extract_form_fields(ctx: PageContext) -> list[Element]:
             out.append(_element(ctx, w, ftype, str(w.field_value or "").strip(), [], w.rect))
     for widgets in radios.values():
         out.append(_radio_group(ctx, pdf, widgets))
+    # Some files also draw field values into the page's text layer: keep them out of body text.
+    ctx.claimed.extend(pymupdf.Rect(e.bbox) for e in out if e.field and e.field.field_type in ("text", "combobox", "listbox"))
     return out
 
 

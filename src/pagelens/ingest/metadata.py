@@ -144,7 +144,7 @@ def page_extras(ctx: PageContext) -> list[Element]:
     """LINK elements (external URIs and internal targets) and ANNOTATION elements (not widgets).
 
     Pieces of one link split over lines are merged; internal links without a letter in their text
-    (footnote marks, "5.1" cross-references) are skipped.
+    (footnote marks, "5.1" cross-references) and internal links inside tables/figures are skipped.
     """
     out: list[Element] = []
     links: list[Element] = []
@@ -169,7 +169,7 @@ def page_extras(ctx: PageContext) -> list[Element]:
                 target["file"] = link["file"]
             if link.get("nameddest") or link.get("name"):
                 target["dest"] = link.get("nameddest") or link.get("name")
-        if "uri" not in target and not any(c.isalpha() for c in text):
+        if "uri" not in target and (not any(c.isalpha() for c in text) or ctx.is_claimed(rect)):
             continue  # internal jumps labelled "3", "5.1": footnote marks and cross-references
         prev = links[-1] if links else None
         if prev is not None and prev.attrs == target:  # one citation broken over lines/spans
