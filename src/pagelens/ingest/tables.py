@@ -315,27 +315,49 @@ def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list
 
 
 # -- elements --------------------------------------------------------------------------------------
-def _caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> str | None:
-    """The "Table N..." block right above or below the table, if any."""
-    best: tuple[float, str] | None = None
+def _caption_blocks(ctx: PageContext) -> list[tuple[pymupdf.Rect, str]]:
+    out = []
     for block in ctx.text.get("blocks", ()):
         if block.get("type") != 0 or not block["lines"]:
             continue
-        r = pymupdf.Rect(block["bbox"])
+        text = " ".join("".join(s["text"] for s in ln["spans"]) for ln in block["lines"]).strip()
+        if _CAPTION.match(text):
+            out.append((pymupdf.Rect(block["bbox"]), " ".join(text.split())))
+    return out
+
+
+def _caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> str | None:
+    """The "Table N..." block right above or below ``bbox``, if any (the nearer one)."""
+    found = [(gap, t) for side in ("above", "below") for gap, t in [_side_caption(ctx, bbox, side)] if t]
+    return min(found)[1] if found else None
+
+
+def _side_caption(
+    ctx: PageContext, bbox: pymupdf.Rect, side: str, blocks: list[tuple[pymupdf.Rect, str]] | None = None
+) -> tuple[float, str | None]:
+    best: tuple[float, str | None] = (1e9, None)
+    for r, text in blocks if blocks is not None else _caption_blocks(ctx):
         if min(r.x1, bbox.x1) - max(r.x0, bbox.x0) <= 0:
             continue
-        gap = r.y0 - bbox.y1 if r.y0 >= bbox.y1 - 2 else bbox.y0 - r.y1
-        if gap < -2 or gap > 40:
-            continue
-        text = " ".join("".join(s["text"] for s in ln["spans"]) for ln in block["lines"]).strip()
-        if _CAPTION.match(text) and (best is None or gap < best[0]):
-            best = (gap, " ".join(text.split()))
-    return best[1] if best else None
+        gap = r.y0 - bbox.y1 if side == "below" else bbox.y0 - r.y1
+        if -2 <= gap <= 40 and gap < best[0]:
+            best = (gap, text)
+    return best
 
 
-def _element(ctx: PageContext, grid: Grid, bbox: pymupdf.Rect, finder: str) -> Element:
+def _assign_captions(ctx: PageContext, boxes: list[pymupdf.Rect]) -> list[str | None]:
+    """Captions for the tables of a page, all taken from the same side (above or below), whichever
+    side gives more tables one: a caption between two stacked tables belongs to one of them."""
+    blocks = _caption_blocks(ctx)
+    sides = {side: [_side_caption(ctx, b, side, blocks)[1] for b in boxes] for side in ("below", "above")}
+    below, above = sides["below"], sides["above"]
+    main, other = (below, above) if sum(map(bool, below)) >= sum(map(bool, above)) else (above, below)
+    used = {c for c in main if c}
+    return [m or (o if o not in used else None) for m, o in zip(main, other)]
+
+
+def _element(ctx: PageContext, grid: Grid, bbox: pymupdf.Rect, finder: str, caption: str | None) -> Element:
     header, rows = grid.header, grid.body
-    caption = _caption_near(ctx, bbox)
     markdown = to_markdown(header, rows)
     data = TableData(
         markdown=markdown, html=to_html(header, rows, caption), header=header, rows=rows,
@@ -346,7 +368,8 @@ def _element(ctx: PageContext, grid: Grid, bbox: pymupdf.Rect, finder: str) -> E
         doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=ElementKind.TABLE,
         text=f"{caption}\n\n{markdown}" if caption else markdown,
         bbox=(box.x0, box.y0, box.x1, box.y1), parser="pdfplumber" if finder == "pdfplumber" else "pymupdf",
-        table=data, attrs={"rows": len(rows), "cols": len(header or (rows[0] if rows else []))},
+        table=data,
+        attrs={"rows": len(rows), "cols": len(header or (rows[0] if rows else [])), "page_height": ctx.page.rect.height},
     )
 
 
@@ -360,18 +383,55 @@ def extract_tables(ctx: PageContext) -> list[Element]:
     for grid, cand in sorted(_candidates(ctx, sig, words), key=lambda gc: -quality(gc[0])):
         if not any(_overlap(c.bbox, cand.bbox) > 0.5 for _, c in kept):
             kept.append((grid, cand))
+    kept.sort(key=lambda gc: (gc[1].bbox.y0, gc[1].bbox.x0))
+    captions = _assign_captions(ctx, [c.bbox for _, c in kept])
     out = []
-    for grid, cand in sorted(kept, key=lambda gc: (gc[1].bbox.y0, gc[1].bbox.x0)):
-        out.append(_element(ctx, detect_header(grid), cand.bbox, cand.finder))
+    for (grid, cand), caption in zip(kept, captions):
+        out.append(_element(ctx, detect_header(grid), cand.bbox, cand.finder, caption))
         ctx.claimed.append(pymupdf.Rect(cand.bbox))
     return out
 
 
 # -- across pages ----------------------------------------------------------------------------------
+def _x_similar(a: Element, b: Element, tol: float = 25.0) -> bool:
+    assert a.bbox is not None and b.bbox is not None
+    return abs(a.bbox[0] - b.bbox[0]) <= tol and abs(a.bbox[2] - b.bbox[2]) <= tol
+
+
+def _restate(el: Element, header: list[str], rows: list[list[str]]) -> None:
+    t = el.table
+    assert t is not None
+    t.header, t.rows = header, rows
+    t.markdown = to_markdown(header, rows)
+    t.html = to_html(header, rows, t.caption)
+    el.text = f"{t.caption}\n\n{t.markdown}" if t.caption else t.markdown
+
+
 def mark_continuations(prev: list[Element], cur: list[Element]) -> None:
     """Link a table at the top of a page to one at the bottom of the previous page.
 
-    Same column count, similar left/right extent, and either no header of its own or the previous
-    table's header repeated, and no "Table N" caption of its own.
+    Conditions: the previous table ends in the lower 40% of its page and this one starts in the upper
+    35%, both have the same number of columns and about the same left and right edges, and this one
+    brings no caption of its own (or one that says "continued"). When its first row is not the
+    previous header repeated, that row is data: it moves into the rows and the table takes the
+    previous table's header, so row chunks of both parts carry the column names.
     """
-    return None
+    if not prev or not cur:
+        return
+    last = max(prev, key=lambda e: e.bbox[3] if e.bbox else 0)
+    first = min(cur, key=lambda e: e.bbox[1] if e.bbox else 1e9)
+    lt, ft = last.table, first.table
+    if lt is None or ft is None or last.bbox is None or first.bbox is None:
+        return
+    lh = float(last.attrs.get("page_height", 0) or 0)
+    fh = float(first.attrs.get("page_height", 0) or 0)
+    if not lh or not fh or last.bbox[3] < 0.6 * lh or first.bbox[1] > 0.35 * fh:
+        return
+    if last.attrs.get("cols") != first.attrs.get("cols") or not _x_similar(last, first):
+        return
+    if ft.caption and "continued" not in ft.caption.lower() and ft.caption != lt.caption:
+        return
+    ft.continued_from_page = last.page
+    lt.continues_on_page = first.page
+    if ft.header != lt.header and lt.header:
+        _restate(first, list(lt.header), ([ft.header] if any(ft.header) else []) + ft.rows)

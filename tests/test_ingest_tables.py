@@ -1,0 +1,203 @@
+"""Tables: page signals, finders on the corpus gold pages, markdown/HTML, continuation across pages."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pagelens.ingest import tables
+from pagelens.ingest.context import PageContext
+from pagelens.ingest.table_render import clean_cell, to_html, to_markdown
+from pagelens.models import Element
+from pagelens.settings import IngestSettings
+from pagelens.store.images import ImageStore
+
+
+def _ctx(doc: pymupdf.Document, pno: int, tmp_path: Path, layout: str = "auto", data: bytes | None = None) -> PageContext:
+    """A page context the way the pipeline builds it (layout model only on hard pages in 'auto')."""
+    s = IngestSettings(layout_model=layout)
+    ctx = PageContext.build(
+        doc[pno - 1], doc_id="d", file_name="x.pdf", settings=s, images=ImageStore(tmp_path / "img"), pdf_bytes=data
+    )
+    ctx.use_layout = layout == "always" or (layout == "auto" and tables.is_hard_page(ctx))
+    return ctx
+
+
+def _tables_of(corpus: Path, name: str, pno: int, tmp_path: Path, layout: str = "auto") -> tuple[list[Element], PageContext]:
+    data = (corpus / name).read_bytes()
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    ctx = _ctx(doc, pno, tmp_path, layout, data)
+    return tables.extract_tables(ctx), ctx
+
+
+def _column(el: Element, name: str) -> int:
+    assert el.table is not None
+    return next(i for i, h in enumerate(el.table.header) if name in h)
+
+
+def test_bert_glue_table_has_cola_column(corpus: Path, tmp_path: Path) -> None:
+    els, ctx = _tables_of(corpus, "bert.pdf", 6, tmp_path)
+    glue = [e for e in els if e.table and any("CoLA" in h for h in e.table.header)]
+    assert len(glue) == 1, [e.table.header for e in els if e.table]
+    t = glue[0].table
+    assert t.caption and t.caption.startswith("Table 1")
+    large = next(r for r in t.rows if r[0].startswith("BERTLARGE"))
+    assert large[_column(glue[0], "CoLA")] == "60.5"
+    assert "60.5" in t.markdown and "<thead>" in t.html and "<td>60.5</td>" in t.html
+    # The table region is claimed: its cells do not come back as body text.
+    assert ctx.is_claimed(pymupdf.Rect(glue[0].bbox))
+
+
+@pytest.mark.parametrize(
+    ("name", "pno", "answer"),
+    [
+        ("bert.pdf", 7, "93.2"),
+        ("bert.pdf", 8, "77.5"),
+        ("bert.pdf", 9, "5.24"),
+        ("bert.pdf", 16, "84.4"),
+        ("otsl_2305.03393v1_p9.pdf", 1, "1.22"),
+        ("redp5110_sampled.pdf", 8, "VARCHAR(10)"),
+        ("redp5110_sampled.pdf", 12, "INTEGER"),
+        ("redp5110_sampled.pdf", 9, "Visual Explain within Run SQL scripts"),
+        ("sp-figure-corrosion-inhibitor.pdf", 1, "0.0919"),
+    ],
+)
+def test_gold_table_pages_hold_the_answer_in_a_cell(corpus: Path, tmp_path: Path, name: str, pno: int, answer: str) -> None:
+    """The questions' table answers are cells of a table found on the gold page."""
+    els, _ = _tables_of(corpus, name, pno, tmp_path)
+    cells = [c for e in els if e.table for r in [e.table.header, *e.table.rows] for c in r]
+    assert any(answer in c for c in cells), [e.table.markdown for e in els if e.table]
+    for e in els:  # no junk: every kept table has two columns and a body
+        assert e.table and e.attrs["cols"] >= 2 and e.table.rows
+
+
+def test_ablation_row_is_split_into_columns(corpus: Path, tmp_path: Path) -> None:
+    """bert Table 5: MRPC gets its own column (the grid finder merges QNLI and MRPC)."""
+    els, _ = _tables_of(corpus, "bert.pdf", 8, tmp_path)
+    t5 = next(e for e in els if e.table and e.table.caption and e.table.caption.startswith("Table 5"))
+    row = next(r for r in t5.table.rows if r[0] == "LTR & No NSP")
+    assert row[_column(t5, "MRPC")] == "77.5"
+
+
+def test_side_by_side_tables_are_separated_and_captioned(corpus: Path, tmp_path: Path) -> None:
+    """bert p7 prints Tables 2 and 3 in the left column and Table 4 in the right one."""
+    els, _ = _tables_of(corpus, "bert.pdf", 7, tmp_path)
+    caps = sorted((e.table.caption or "")[:7] for e in els if e.table)
+    assert caps == ["Table 2", "Table 3", "Table 4"]
+    t4 = next(e for e in els if e.table and (e.table.caption or "").startswith("Table 4"))
+    assert t4.bbox[0] > 300  # right column only
+    assert not any("Table 4" in c for r in t4.table.rows for c in r)  # its caption is not a row
+
+
+def test_nics_dense_table_has_every_state_row(corpus: Path, tmp_path: Path) -> None:
+    els, _ = _tables_of(corpus, "sp-table-nics-checks-2015-11.pdf", 1, tmp_path)
+    t = max((e for e in els if e.table), key=lambda e: len(e.table.rows)).table
+    assert len(t.rows) >= 55 and len(t.header) >= 24
+    rows = {r[0]: r for r in t.rows}
+    assert "146,982" in rows["Texas"]
+    assert "264,140" in rows["Kentucky"]
+    totals = next(r for name, r in rows.items() if name.startswith("Total"))
+    assert "2,236,457" in totals
+    permit = _column(els[0], "Permit") if els[0].table is t else next(i for i, h in enumerate(t.header) if "Permit" in h)
+    assert rows["Kentucky"][permit] == "264,140"
+
+
+def test_text_pages_stay_on_the_fast_path(corpus: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(corpus / "bert.pdf")
+    for pno in (1, 2, 10, 11):
+        ctx = _ctx(doc, pno, tmp_path)
+        started = time.perf_counter()
+        hard = tables.is_hard_page(ctx)
+        elapsed = time.perf_counter() - started
+        assert not hard and not ctx.use_layout
+        assert elapsed < 0.05  # ~1 ms typical; generous for a loaded machine
+        assert tables.extract_tables(ctx) == []
+
+
+# -- built PDFs --------------------------------------------------------------------------------------
+def _draw_table(page: pymupdf.Page, top: float, rows: list[list[str]], caption: str | None, x0: float = 72) -> None:
+    widths = [140, 90, 90]
+    h = 18
+    if caption:
+        page.insert_text((x0, top - 8), caption, fontsize=9)
+    xs = [x0]
+    for w in widths:
+        xs.append(xs[-1] + w)
+    for i in range(len(rows) + 1):
+        page.draw_line((xs[0], top + i * h), (xs[-1], top + i * h), width=0.6)
+    for x in xs:
+        page.draw_line((x, top), (x, top + len(rows) * h), width=0.6)
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            page.insert_text((xs[j] + 4, top + i * h + 12), cell, fontsize=9)
+
+
+def test_built_grid_table_round_trips_with_header(tmp_path: Path) -> None:
+    rows = [["Name", "Qty", "Price"], ["apples", "12", "3.50"], ["pears <5", "4", "1.25"], ["plums", "30", "9.00"]]
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Some running text above the table.", fontsize=10)
+    _draw_table(page, 200, rows, "Table 1: Fruit stock")
+    data = doc.tobytes()
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    ctx = _ctx(doc, 1, tmp_path, layout="never", data=data)
+    assert tables.is_hard_page(ctx)
+    (el,) = tables.extract_tables(ctx)
+    t = el.table
+    assert t.header == ["Name", "Qty", "Price"]
+    assert t.rows == rows[1:]
+    assert t.caption == "Table 1: Fruit stock"
+    assert t.markdown.splitlines()[0] == "| Name | Qty | Price |"
+    assert "| pears <5 | 4 | 1.25 |" in t.markdown
+    assert "<thead><tr><th>Name</th>" in t.html and "<td>pears &lt;5</td>" in t.html
+    assert el.text.startswith("Table 1: Fruit stock")
+
+
+def test_table_split_over_two_pages_is_linked(tmp_path: Path) -> None:
+    head = ["Item", "Count", "Value"]
+    body = [[f"item {i}", str(i * 3), f"{i * 1.5:.2f}"] for i in range(1, 30)]
+    doc = pymupdf.open()
+    p1 = doc.new_page()
+    p1.insert_text((72, 80), "Introductory paragraph of the report.", fontsize=10)
+    _draw_table(p1, 520, [head] + body[:15], "Table 7: Inventory")
+    p2 = doc.new_page()
+    _draw_table(p2, 60, body[15:], None)
+    p2.insert_text((72, 500), "Text after the table.", fontsize=10)
+    data = doc.tobytes()
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    first = tables.extract_tables(_ctx(doc, 1, tmp_path, layout="never", data=data))
+    second = tables.extract_tables(_ctx(doc, 2, tmp_path, layout="never", data=data))
+    assert len(first) == 1 and len(second) == 1
+    tables.mark_continuations(first, second)
+    assert second[0].table.continued_from_page == 1
+    assert first[0].table.continues_on_page == 2
+    # The continuation takes the header of the first part; its first row stays data.
+    assert second[0].table.header == head
+    assert second[0].table.rows[0] == body[15]
+    assert len(first[0].table.rows) + len(second[0].table.rows) == len(body)
+
+
+def test_unrelated_tables_are_not_linked(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    p1 = doc.new_page()
+    _draw_table(p1, 560, [["A", "B", "C"], ["x", "1", "2"], ["y", "3", "4"], ["z", "5", "6"]], "Table 1: One")
+    p2 = doc.new_page()
+    _draw_table(p2, 60, [["D", "E", "F"], ["u", "7", "8"], ["v", "9", "10"], ["w", "11", "12"]], "Table 2: Two")
+    data = doc.tobytes()
+    doc = pymupdf.open(stream=data, filetype="pdf")
+    first = tables.extract_tables(_ctx(doc, 1, tmp_path, layout="never", data=data))
+    second = tables.extract_tables(_ctx(doc, 2, tmp_path, layout="never", data=data))
+    tables.mark_continuations(first, second)
+    assert second[0].table.continued_from_page is None and first[0].table.continues_on_page is None
+
+
+def test_render_helpers() -> None:
+    assert clean_cell(None) == ""
+    assert clean_cell("  a \n\n b  ") == "a\nb"
+    md = to_markdown(["h|1", ""], [["two\nlines", "x"]])
+    assert md.splitlines() == ["| h\\|1 | Col2 |", "|---|---|", "| two lines | x |"]
+    html = to_html([], [["a & b", "c"]], caption="T <1>")
+    assert "<thead>" not in html and "<td>a &amp; b</td>" in html and "<caption>T &lt;1&gt;</caption>" in html
