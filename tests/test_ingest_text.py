@@ -81,7 +81,8 @@ def test_furniture_needs_repeats(two_column_pdf: pymupdf.Document) -> None:
     single.insert_pdf(two_column_pdf, from_page=0, to_page=0)
     assert furniture.detect_furniture(single) == set()
     assert furniture.normalize("Page 12  of 30") == "page # of #"
-    assert furniture.is_page_number("7-45") and furniture.is_page_number("xi")
+    assert furniture.is_page_number("7-45") and furniture.is_page_number("xi") and furniture.is_page_number("Page 3 of 9")
+    assert not furniture.is_page_number("X")  # a tick in a table, not page ten
     assert not furniture.is_page_number("Results")
 
 
@@ -160,3 +161,16 @@ def test_link_captions_pairs_by_kind_and_side() -> None:
     assert figure.figure is not None and figure.figure.caption == "Figure 3: Loss curves."
     assert t_cap.attrs["caption_of"] == table.bbox and figure.attrs["caption_bbox"] == f_cap.bbox
     assert "caption_of" not in stray.attrs
+
+
+def test_redp_footers_with_chapter_and_page_number(corpus: Path) -> None:
+    pdf = pymupdf.open(corpus / "redp5110_sampled.pdf")
+    running = furniture.detect_furniture(pdf)
+    for pno, footer in ((9, "Chapter 2. Roles and separation of duties 11"), (11, "Chapter 3. Row and Column Access Control 19")):
+        els = _page_elements(pdf, pno - 1, running)
+        assert els[-1].text == footer and els[-1].kind == ElementKind.PAGE_FOOTER
+    page2 = _page_elements(pdf, 1, running)
+    assert {e.text for e in page2 if e.kind == ElementKind.PAGE_FOOTER} == {
+        "© Copyright IBM Corp. 2014. All rights reserved.", "iii",
+    }
+    assert page2[_index(page2, "Contents")].kind == ElementKind.HEADING

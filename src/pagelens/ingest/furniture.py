@@ -19,10 +19,9 @@ MIN_REPEATS = 3
 
 _DIGITS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")
-_PAGE_NUMBER = re.compile(
-    r"^(?:page\s+)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6}|[A-Z]{0,2}\d{1,3}\s?[-–.]\s?\d{1,4})\s*[-–—]?"
-    r"(?:\s*(?:of|/)\s*\d{1,4})?$",
-    re.IGNORECASE,
+_PAGE_NUMBER = re.compile(  # roman numerals only in lower case: a lone "X" is a table tick
+    r"^(?:[Pp]age\s+)?[-–—]?\s*(?:\d{1,4}|[ivxlcdm]{1,6}|[A-Z]{0,2}\d{1,3}\s?[-–.]\s?\d{1,4})\s*[-–—]?"
+    r"(?:\s*(?:of|/)\s*\d{1,4})?$"
 )
 
 

@@ -58,6 +58,7 @@ class Row:
     top: float = 0.0  # nominal extent of the first line, from its baseline
     bot: float = 0.0
     text: str = ""
+    part_texts: list[str] = field(default_factory=list)
     spans: list[tuple[str, str, float, int]] = field(default_factory=list)  # (text, font, size, flags)
     size: float = 0.0
     bold: float = 0.0
@@ -91,6 +92,7 @@ class Row:
                 if flags & 2 or is_italic:
                     italic += n
             self.spans.extend(spans)
+        self.part_texts = [t.strip() for t in texts if t.strip()]
         self.text = _SPACES.sub(" ", " ".join(texts)).strip()
         self.size = sizes.most_common(1)[0][0] if sizes else 0.0
         self.bold = bold / total if total else 0.0
@@ -170,6 +172,21 @@ def _caption_start(row: Row, body: float) -> bool:
     return styled and bool(_CAPTION_LOOSE.match(row.text))
 
 
+def _is_furniture_row(row: Row, running: set[str]) -> bool:
+    """A page number, a running string, or a running string and a page number side by side."""
+    if is_page_number(row.text) or normalize(row.text) in running:
+        return True
+    parts = row.part_texts
+    if len(parts) < 2:
+        return False
+    for number, rest in ((parts[0], parts[1:]), (parts[-1], parts[:-1])):
+        if is_page_number(number):
+            other = normalize(" ".join(rest))
+            if other in running or other.startswith(("chapter", "section", "part", "appendix")):
+                return True
+    return False
+
+
 def _mark_furniture(ctx: PageContext, rows_by_block: list[list[Row]]) -> None:
     rect = ctx.page.rect
     top, bottom = rect.y0 + BAND * rect.height, rect.y1 - BAND * rect.height
@@ -177,7 +194,7 @@ def _mark_furniture(ctx: PageContext, rows_by_block: list[list[Row]]) -> None:
         band = [r for r in rows if r.y1 <= top or r.y0 >= bottom]
         if not band:
             continue
-        hit = any(is_page_number(r.text) or normalize(r.text) in ctx.furniture for r in band)
+        hit = any(_is_furniture_row(r, ctx.furniture) for r in band)
         for r in band if hit else []:
             # A band block holding a page number or a running string is furniture as a whole
             # ("Chapter 2. Roles ... 11" footers).
