@@ -38,8 +38,11 @@ def _column(el: Element, name: str) -> int:
     return next(i for i, h in enumerate(el.table.header) if name in h)
 
 
-def test_bert_glue_table_has_cola_column(corpus: Path, tmp_path: Path) -> None:
-    els, ctx = _tables_of(corpus, "bert.pdf", 6, tmp_path)
+@pytest.mark.parametrize("layout", ["auto", "always", "never"])
+def test_bert_glue_table_has_cola_column(corpus: Path, tmp_path: Path, layout: str) -> None:
+    """Table 1 comes out whether the ONNX layout model runs or not."""
+    els, ctx = _tables_of(corpus, "bert.pdf", 6, tmp_path, layout)
+    assert ctx.use_layout == (layout == "always")  # booktabs rules: no model needed in 'auto'
     glue = [e for e in els if e.table and any("CoLA" in h for h in e.table.header)]
     assert len(glue) == 1, [e.table.header for e in els if e.table]
     t = glue[0].table
@@ -105,6 +108,15 @@ def test_nics_dense_table_has_every_state_row(corpus: Path, tmp_path: Path) -> N
     assert rows["Kentucky"][permit] == "264,140"
 
 
+def test_layout_path_keeps_tables_on_gold_pages(corpus: Path, tmp_path: Path) -> None:
+    """With the layout model on, its table boxes are read (bert p9 Table 6 sits at the page bottom)."""
+    els, ctx = _tables_of(corpus, "bert.pdf", 9, tmp_path, "always")
+    assert ctx.use_layout
+    t6 = next(e for e in els if e.table and (e.table.caption or "").startswith("Table 6"))
+    row = next(r for r in t6.table.rows if r[:3] == ["6", "768", "3"])
+    assert "5.24" in row
+
+
 def test_text_pages_stay_on_the_fast_path(corpus: Path, tmp_path: Path) -> None:
     doc = pymupdf.open(corpus / "bert.pdf")
     for pno in (1, 2, 10, 11):
@@ -144,7 +156,8 @@ def test_built_grid_table_round_trips_with_header(tmp_path: Path) -> None:
     data = doc.tobytes()
     doc = pymupdf.open(stream=data, filetype="pdf")
     ctx = _ctx(doc, 1, tmp_path, layout="never", data=data)
-    assert tables.is_hard_page(ctx)
+    sig = tables.table_signals(ctx)
+    assert sig.hard and sig.grid and not tables.is_hard_page(ctx)  # a drawn grid needs no layout model
     (el,) = tables.extract_tables(ctx)
     t = el.table
     assert t.header == ["Name", "Qty", "Price"]

@@ -34,8 +34,9 @@ def _line_bands(words: list[Word]) -> list[list[Word]]:
 
 
 def rule_group_boxes(rules: list[tuple[float, float, float]], lines_text: list[tuple[pymupdf.Rect, str]]) -> list[pymupdf.Rect]:
-    """Boxes spanned by three or more rules with the same ends, cut where a "Table N" caption
-    sits between two consecutive rules (two tables stacked in one column)."""
+    """Boxes spanned by three or more rules with the same ends (or a top and a bottom rule with
+    shorter rules between), cut where a "Table N" caption sits between two consecutive rules (two
+    tables stacked in one column)."""
     groups: dict[tuple[int, int], list[tuple[float, float, float]]] = {}
     for y, x0, x1 in rules:
         groups.setdefault((round(x0 / 4), round(x1 / 4)), []).append((y, x0, x1))
@@ -51,9 +52,15 @@ def rule_group_boxes(rules: list[tuple[float, float, float]], lines_text: list[t
                         boxes.append(_box(run))
                     run = []
             run.append(rule)
-        if len(run) >= 2 and len(members) >= 3:
+        if len(run) >= 3 or (len(run) == 2 and _rules_between(run, rules)):
             boxes.append(_box(run))
     return boxes
+
+
+def _rules_between(run: list[tuple[float, float, float]], rules: list[tuple[float, float, float]]) -> bool:
+    """A top and a bottom rule with shorter rules between them (booktabs ``cmidrule``s)."""
+    (top, x0, x1), (bottom, _, _) = run[0], run[-1]
+    return any(top + 2 < y < bottom - 2 and a >= x0 - 2 and b <= x1 + 2 for y, a, b in rules)
 
 
 def _box(run: list[tuple[float, float, float]]) -> pymupdf.Rect:
@@ -73,8 +80,9 @@ def text_grid(
     Columns come from the gaps between the values of the rows holding numbers (all rows when fewer
     than two have numbers). Rows are text lines, except that a line is joined to the one above when
     it fills only columns the line above leaves empty and sits close under it (a value centred on two
-    rows), or when it continues a wrapped description (first column empty, no numbers). Below the
-    header (the lines above the first rule inside the box), a line without numbers whose words cross
+    rows), or when it continues wrapped cells (first column empty, or in a table of text only some of
+    the columns above, no numbers). Below the header (the lines above the last rule over the first
+    row of numbers), a line without numbers whose words cross
     a column gap ("Top Leaderboard Systems (Dec 10th, 2018)") becomes one cell spanning the row.
     """
     ws = [w for w in words if box.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2))]
@@ -93,7 +101,9 @@ def text_grid(
         return []
     bounds = [box.x0] + [(segs[i][1] + segs[i + 1][0]) / 2 for i in range(len(segs) - 1)] + [box.x1]
     inner = sorted(y for y in (rule_ys or []) if box.y0 + 3 < y < box.y1 - 3)
-    header_end = inner[0] if inner else min(w[1] for w in data[0])
+    first_data_top = min(w[1] for w in data[0])
+    above = [y for y in inner if y < first_data_top]
+    header_end = above[-1] if above else first_data_top
     rows: list[list[Word]] = []
     for line in lines:
         if rows:
@@ -102,7 +112,9 @@ def text_grid(
             close = min(w[1] for w in line) - max(w[3] for w in prev) < 0.6 * h
             cols, pcols = {_column(w, bounds) for w in line}, {_column(w, bounds) for w in prev}
             numeric = any(is_numeric(w[4]) for w in line)
-            wrapped = 0 not in cols and 0 in pcols and not numeric and min(w[1] for w in line) > header_end
+            wrapped = not numeric and min(w[1] for w in line) > header_end and (
+                (0 not in cols and 0 in pcols) or (not numeric_table and cols < pcols)
+            )
             if close and (not cols & pcols or wrapped):
                 prev.extend(line)
                 continue

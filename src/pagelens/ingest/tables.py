@@ -54,6 +54,12 @@ class TableSignals:
         return self.h_rules >= 3 and self.v_rules >= 3
 
     @property
+    def needs_layout(self) -> bool:
+        """Table signals without the structure the cheap finders read: a drawn grid (line finder) or
+        a group of rules with common ends (booktabs, text-column finder)."""
+        return self.hard and not (self.grid or self.rule_group >= 3)
+
+    @property
     def hard(self) -> bool:
         # Rules alone are weak (figures draw boxes and axes, algorithms draw rules): they need numbers.
         ruled = self.rule_group >= 3 or self.grid
@@ -125,8 +131,13 @@ def table_signals(ctx: PageContext) -> TableSignals:
 
 
 def is_hard_page(ctx: PageContext) -> bool:
-    """True when the page shows table signals and should pay for the table finders / layout model."""
-    return table_signals(ctx).hard
+    """True when the page needs the ONNX layout model: it shows table signals (a "Table N" caption,
+    rows of numbers) but no drawn structure the cheap finders can read.
+
+    ``extract_tables`` runs its own cheap finders on every page with table signals, layout or not;
+    ruled grids (the NICS report) and booktabs tables (the BERT paper) never pay for the model.
+    """
+    return table_signals(ctx).needs_layout
 
 
 # -- finders ---------------------------------------------------------------------------------------
@@ -265,6 +276,34 @@ def _text_candidate(box: pymupdf.Rect, words: list[tuple], rules: list[tuple[flo
     return _Candidate(pymupdf.Rect(box), text_grid(box, words, ys), "text")
 
 
+def _figure_caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> bool:
+    """A "Figure N" caption right under or over the box: framed boxes of a diagram, not a table."""
+    for block in ctx.text.get("blocks", ()):
+        if block.get("type") != 0 or not block["lines"]:
+            continue
+        r = pymupdf.Rect(block["bbox"])
+        gap = r.y0 - bbox.y1 if r.y0 >= bbox.y1 - 2 else bbox.y0 - r.y1
+        if -2 <= gap <= 25 and min(r.x1, bbox.x1) > max(r.x0, bbox.x0):
+            text = "".join(s["text"] for s in block["lines"][0]["spans"])
+            if re.match(r"^\s*(?:Figure|FIGURE|Fig\.)\s*[0-9]", text):
+                return True
+    return False
+
+
+def _plausible(ctx: PageContext, cand: _Candidate, grid: Grid) -> bool:
+    """Without the layout model to confirm it, a candidate needs a body (three rows or more) and
+    either a drawn grid of five rows or more, a "Table N" caption next to it or two rows of numbers
+    (a diagram of framed boxes draws a small grid too)."""
+    if len(grid.cells) < 3:
+        return False
+    if _caption_near(ctx, cand.bbox) is not None:
+        return True
+    if _figure_caption_near(ctx, cand.bbox):
+        return False
+    numeric_rows = sum(1 for r in grid.cells if sum(1 for c in r if c and is_numeric(c)) >= 2)
+    return numeric_rows >= 2 or (cand.finder == "pymupdf" and len(grid.cells) >= 5)
+
+
 def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list[tuple[Grid, _Candidate]]:
     """Every plausible (grid, candidate); overlapping ones are resolved by ``quality`` afterwards."""
     rules, _ = _rules(ctx.drawings)
@@ -281,7 +320,9 @@ def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list
     ruled = [_text_candidate(b, words, rules) for b in rule_group_boxes(rules, lines_text)]
     if not ctx.use_layout:
         for cand in lines + ruled:
-            add(cand)
+            grid = _grid(cand, words)
+            if grid is not None and _plausible(ctx, cand, grid):
+                found.append((grid, cand))
         if not found and sig.hard:
             for cand in _plumber_tables(ctx, None, sig.h_rules >= 2):
                 add(cand)
