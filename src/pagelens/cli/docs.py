@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
 from rich.table import Table
 
 from pagelens.cli.output import err_console, fail, handle_errors, open_app, out_console, print_json
@@ -63,17 +64,17 @@ def _result_json(r: IngestResult) -> dict:
 
 def _print_result(r: IngestResult) -> None:
     if r.status == "failed":
-        err_console.print(f"[red]failed[/red]    {r.error}")
+        err_console.print(f"[red]failed[/red]    {escape(r.error or '')}")
         return
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.elements.items(), key=lambda kv: -kv[1]))
     total = sum(r.elements.values())
     ocr = f", {r.ocr_pages} OCR'd" if r.ocr_pages else ""
     out_console.print(
-        f"[green]{r.status:9}[/green] {r.name}: {r.pages} pages{ocr}, {total} elements ({kinds})"
+        f"[green]{r.status:9}[/green] {escape(r.name)}: {r.pages} pages{ocr}, {total} elements ({kinds})"
         f"{f', {r.chunks} chunks' if r.chunks else ''} in {r.seconds:.1f}s"
     )
     for line in r.page_errors:
-        err_console.print(f"[yellow]page failed[/yellow] {line}")
+        err_console.print(f"[yellow]page failed[/yellow] {escape(line)}")
 
 
 @handle_errors
@@ -101,7 +102,7 @@ def rm(ctx: typer.Context, doc: str = typer.Argument(..., help="Doc id (or prefi
     """Remove a document, its elements and its vectors."""
     with open_app(ctx) as app:
         removed = app.remove(doc)
-    out_console.print(f"removed {removed.name} ({removed.doc_id[:12]})")
+    out_console.print(f"removed {removed.name} ({removed.doc_id[:12]})", markup=False)
 
 
 @handle_errors
@@ -120,7 +121,7 @@ def show(
     if as_json:
         print_json({"document": d.model_dump(mode="json"), "elements": [e.model_dump(mode="json") for e in els]})
         return
-    out_console.print(f"[bold]{d.name}[/bold] {d.doc_id[:12]} · {d.pages} pages · {d.title or ''}")
+    out_console.print(f"[bold]{escape(d.name)}[/bold] {d.doc_id[:12]} · {d.pages} pages · {escape(d.title or '')}")
     current = None
     for e in els:
         if e.page != current:
@@ -131,5 +132,5 @@ def show(
             body = f"[image {e.figure.width}x{e.figure.height} {e.figure.source}] {e.figure.caption or ''} {e.text}".strip()
         box = ",".join(f"{c:.0f}" for c in e.bbox) if e.bbox else "-"
         section = " > ".join(e.section)
-        out_console.print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {section}[/dim]", markup=True)
+        out_console.print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {escape(section)}[/dim]", markup=True)
         out_console.print("    " + body.replace("\n", "\n    "), markup=False)

@@ -15,6 +15,7 @@ import typer
 from typer.exceptions import TyperException
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
 from pagelens.errors import PagelensError
 
@@ -42,7 +43,7 @@ class State:
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    err_console.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
     raise typer.Exit(code)
 
 
@@ -75,7 +76,7 @@ def open_app(ctx: typer.Context, **overrides: Any) -> Iterator[Any]:
 
     state: State = ctx.obj
     settings = state.settings(**overrides)
-    warn = (lambda m: None) if state.quiet else (lambda m: err_console.print(f"[yellow]warning:[/yellow] {m}"))
+    warn = (lambda m: None) if state.quiet else (lambda m: err_console.print(f"[yellow]warning:[/yellow] {escape(m)}"))
     app = Pagelens(settings, warn=warn)
     try:
         yield app

@@ -6,6 +6,7 @@ import sys
 from typing import Any, Optional
 
 import typer
+from rich.markup import escape
 
 from pagelens.cli.output import err_console, handle_errors, open_app, out_console, print_json, read_jsonl
 from pagelens.models import Answer, SearchHit
@@ -76,7 +77,7 @@ def search(
     for h in hits:
         c = h.chunk
         chans = " ".join(f"{n}={v:.3g}" for n, v in h.channels.items() if not n.endswith("_rank"))
-        out_console.print(f"[bold]{h.rank}.[/bold] {c.doc_name} p.{c.page} [cyan]{c.kind}[/cyan] "
+        out_console.print(f"[bold]{h.rank}.[/bold] {escape(c.doc_name)} p.{c.page} [cyan]{c.kind}[/cyan] "
                           f"score {h.score:.4f} [dim]{chans}[/dim]")
         out_console.print("   " + _snippet(c.text), markup=False)
 
@@ -94,7 +95,7 @@ def _print_sources(a: Answer) -> None:
     for i, h in enumerate(a.sources, 1):
         c = h.chunk
         mark = "*" if i in cited else " "
-        out_console.print(f"{mark}[{i}] {c.doc_name} p.{c.page} {c.kind} (score {h.score:.3f})  ", end="")
+        out_console.print(f"{mark}[{i}] {c.doc_name} p.{c.page} {c.kind} (score {h.score:.3f})  ", end="", markup=False)
         out_console.print(_snippet(c.text, 120), markup=False, style="dim")
     if a.invalid_citations:
         err_console.print(f"[yellow]warning:[/yellow] the answer cites sources that do not exist: {a.invalid_citations}")

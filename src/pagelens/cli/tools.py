@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Optional
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from pagelens.cli.output import err_console, handle_errors, open_app, out_console, print_json
@@ -30,7 +31,7 @@ def doctor(ctx: typer.Context, as_json: bool = typer.Option(False, "--json")) ->
     out_console.print(f"data home: {home}")
     table = Table("component", "status", "detail", box=None)
     for s in statuses:
-        table.add_row(s.name, "[green]ok[/green]" if s.available else "[yellow]off[/yellow]", s.detail)
+        table.add_row(escape(s.name), "[green]ok[/green]" if s.available else "[yellow]off[/yellow]", escape(s.detail))
     out_console.print(table)
 
 
