@@ -51,7 +51,7 @@ def _absorb_text(
             continue
         centre = (r.tl + r.br) / 2
         inside = rect.contains(centre)
-        label = near.contains(r) and len(text.split()) <= 4 and r.width <= rect.width
+        label = near.intersects(r) and len(text.split()) <= 4 and r.width <= rect.width
         if inside or label:
             taken.append((r, text))
             if label:

@@ -1,0 +1,144 @@
+"""Figures: vector and raster regions on corpus pages and built PDFs, rendered into the image store."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pymupdf
+import pytest
+from PIL import Image
+
+from pagelens.ingest import figures, tables
+from pagelens.ingest.context import PageContext
+from pagelens.models import Element
+from pagelens.settings import IngestSettings
+from pagelens.store.images import ImageStore
+
+
+def _figures(doc: pymupdf.Document, pno: int, tmp_path: Path, **settings: object) -> tuple[list[Element], PageContext]:
+    ctx = PageContext.build(
+        doc[pno - 1], doc_id="d", file_name="x.pdf", settings=IngestSettings(**settings),
+        images=ImageStore(tmp_path / "img"),
+    )
+    tables.extract_tables(ctx)  # the pipeline finds tables first; their grids are not figures
+    return figures.extract_figures(ctx), ctx
+
+
+def _check_image(el: Element, ctx: PageContext) -> None:
+    f = el.figure
+    assert f is not None and ctx.images.exists(f.image)
+    with Image.open(io.BytesIO(ctx.images.get(f.image))) as im:
+        assert im.format == "PNG" and im.size == (f.width, f.height)
+
+
+def _line_rect(page: pymupdf.Page, text: str) -> pymupdf.Rect:
+    return page.search_for(text)[0]
+
+
+def test_bert_figure1_is_one_vector_figure_with_its_labels(corpus: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(corpus / "bert.pdf")
+    els, ctx = _figures(doc, 3, tmp_path)
+    assert len(els) == 1
+    f = els[0].figure
+    assert f.source == "vector" and f.caption and f.caption.startswith("Figure 1")
+    for label in ("NSP", "Mask LM", "Start/End Span", "MNLI"):
+        assert label in (f.inner_text or "")
+    assert els[0].text == f.inner_text
+    # Labels are claimed (not body text); the caption and the paragraphs below are not.
+    assert ctx.is_claimed(_line_rect(ctx.page, "Start/End Span"))
+    assert not ctx.is_claimed(_line_rect(ctx.page, "Overall pre-training"))
+    _check_image(els[0], ctx)
+    assert f.width == pytest.approx((els[0].bbox[2] - els[0].bbox[0]) * 2, abs=2)  # figure_scale 2
+
+
+def test_bert_figure4_with_raster_subcaptions_is_not_duplicated(corpus: Path, tmp_path: Path) -> None:
+    """Figure 4 mixes vector boxes with 24 raster pieces: one figure, never raster + vector twins."""
+    els, ctx = _figures(pymupdf.open(corpus / "bert.pdf"), 15, tmp_path)
+    assert len(els) == 1 and els[0].figure.caption.startswith("Figure 4")
+    _check_image(els[0], ctx)
+
+
+def test_adam_charts_are_vector_figures(corpus: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(corpus / "adam.pdf")
+    els, ctx = _figures(doc, 7, tmp_path)
+    assert len(els) >= 2 and all(e.figure.source == "vector" for e in els)
+    assert any((e.figure.caption or "").startswith("Figure 3") for e in els)
+    for e in els:
+        _check_image(e, ctx)
+    # A page of formulas and prose has none.
+    assert _figures(doc, 2, tmp_path)[0] == []
+
+
+@pytest.mark.parametrize(("pno", "caption"), [(1, "Figure 1"), (2, "Figure 2")])
+def test_raster_figures_of_chart_and_map(corpus: Path, tmp_path: Path, pno: int, caption: str) -> None:
+    els, ctx = _figures(pymupdf.open(corpus / "sp-figure-chart-and-map.pdf"), pno, tmp_path)
+    assert len(els) == 1
+    f = els[0].figure
+    assert f.source == "raster" and f.caption.startswith(caption)
+    _check_image(els[0], ctx)
+
+
+def test_corrosion_page_raster_chart_vector_chart_and_table_apart(corpus: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(corpus / "sp-figure-corrosion-inhibitor.pdf")
+    ctx = PageContext.build(doc[0], doc_id="d", file_name="x.pdf", settings=IngestSettings(), images=ImageStore(tmp_path))
+    tabs = tables.extract_tables(ctx)
+    figs = figures.extract_figures(ctx)
+    by_caption = {(e.figure.caption or "")[:6]: e for e in figs}
+    assert by_caption["Fig. 4"].figure.source == "raster"
+    assert by_caption["Fig. 5"].figure.source == "vector"
+    assert "10" in (by_caption["Fig. 5"].figure.inner_text or "")  # axis ticks in the text layer
+    table_box = pymupdf.Rect(tabs[0].bbox)
+    assert all(not pymupdf.Rect(f.bbox).intersects(table_box) for f in figs)
+
+
+def test_figures_in_two_columns_stay_apart(corpus: Path, tmp_path: Path) -> None:
+    """amt: photos cropped to two panels side by side; their raw image boxes overlap the gutter."""
+    els, ctx = _figures(pymupdf.open(corpus / "amt_handbook_sample.pdf"), 1, tmp_path)
+    caps = sorted((e.figure.caption or "")[:12] for e in els)
+    assert caps == ["Figure 7-26.", "Figure 7-27."]
+    left = next(e for e in els if e.figure.caption.startswith("Figure 7-26"))
+    assert "Elastic anchor nut" in left.figure.inner_text
+    assert "reused without impairing" not in left.figure.inner_text  # body text is not a label
+
+
+def test_text_only_page_has_no_figures(corpus: Path, tmp_path: Path) -> None:
+    assert _figures(pymupdf.open(corpus / "bert.pdf"), 1, tmp_path)[0] == []
+
+
+def _chart_pdf() -> pymupdf.Document:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "A report with a bar chart below and a rule under this line.", fontsize=10)
+    page.draw_line((72, 70), (540, 70), width=0.5)  # a rule: not a figure
+    page.draw_line((100, 400), (100, 200))  # y axis
+    page.draw_line((100, 400), (400, 400))  # x axis
+    for y in range(220, 400, 40):  # ticks
+        page.draw_line((96, y), (100, y))
+    for i, h in enumerate([120, 60, 160, 90]):
+        page.draw_rect(pymupdf.Rect(120 + i * 70, 400 - h, 160 + i * 70, 400), color=(0, 0, 0), fill=(0.2, 0.4, 0.8))
+        page.insert_text((125 + i * 70, 415), f"Q{i + 1}", fontsize=9)
+    page.insert_text((70, 300), "Sales", fontsize=9)
+    page.insert_text((100, 440), "Figure 1: Quarterly sales.", fontsize=10)
+    icon = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 8, 8), False)
+    icon.clear_with(200)
+    page.insert_image(pymupdf.Rect(500, 700, 510, 710), pixmap=icon)  # tiny icon: skipped
+    return pymupdf.open(stream=doc.tobytes(), filetype="pdf")
+
+
+def test_built_vector_chart(tmp_path: Path) -> None:
+    els, ctx = _figures(_chart_pdf(), 1, tmp_path)
+    assert len(els) == 1
+    f = els[0].figure
+    assert f.source == "vector" and f.caption == "Figure 1: Quarterly sales."
+    assert f.inner_text and {"Q1", "Q4", "Sales"} <= set(f.inner_text.split("\n"))
+    assert els[0].bbox[1] > 100  # the rule at the top is not part of it
+    assert not ctx.is_claimed(_line_rect(ctx.page, "A report with a bar chart"))
+    _check_image(els[0], ctx)
+
+
+def test_render_is_capped_by_max_render_pixels(tmp_path: Path) -> None:
+    els, ctx = _figures(_chart_pdf(), 1, tmp_path, figure_scale=4.0, max_render_pixels=20_000)
+    f = els[0].figure
+    assert f.width * f.height <= 20_000 * 1.05
+    _check_image(els[0], ctx)
