@@ -203,7 +203,8 @@ def main() -> None:
         cmd += ["--embed"] * args.embed + (["--qdrant-url", args.qdrant_url] if args.qdrant_url else [])
         out = subprocess.run(cmd, capture_output=True, text=True)
         if out.returncode != 0:
-            sys.exit(f"bench size {size} failed: {out.stderr.strip().splitlines()[-1] if out.stderr else out.returncode}")
+            why = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else f"exit {out.returncode}"
+            sys.exit(f"bench size {size} failed: {why}")
         rows.append(json.loads(out.stdout.strip().splitlines()[-1]))
         print(f"size {size}: done", file=sys.stderr)
     print_table(rows)

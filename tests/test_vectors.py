@@ -129,9 +129,8 @@ def test_edge_and_server_agree(tmp_path: Path) -> None:
             )
         edge.optimize("congruence")
         dense_q, _ = queries[0]
-        _same_ranking(
-            edge.search_dense("congruence", "dense", dense_q, 5), server.search_dense("congruence", "dense", dense_q, 5), 5
-        )
+        after = edge.search_dense("congruence", "dense", dense_q, 5)
+        _same_ranking(after, server.search_dense("congruence", "dense", dense_q, 5), 5)
     finally:
         edge.close()
         server.close()

@@ -104,6 +104,7 @@ class VectorStoreConformance:
         hits = store.search_sparse(self.name, "bm25", SparseVector([COMMON], [1.0]), 50, doc_ids=["a", "b"])
         assert sorted(chunk_ids(hits)) == ["a:0", "a:1", "b:0", "b:1"]
         assert store.search_dense(self.name, "dense", [1, 0, 0, 0], limit=10, doc_ids=["nope"]) == []
+        assert store.search_dense(self.name, "dense", [1, 0, 0, 0], limit=10, doc_ids=[]) == []
 
     def test_points_without_a_named_vector_are_not_returned_for_it(self, store: VectorStore) -> None:
         self.filled(store)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import socket
 import sys
 import threading
@@ -37,7 +38,7 @@ from pagelens.vectors.protocol import ChannelQuery, PointRecord, ScoredPoint, Sp
 PLAIN_SEGMENT_KB = 30_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 _UPSERT_BATCH = 512
-_LOCKED_MARKERS = ("WouldBlock", "Resource temporarily unavailable", "lock")
+_LOCKED_MARKERS = ("WouldBlock", "temporarily unavailable")  # qdrant-edge's WAL lock error
 
 
 def _edge() -> Any:
@@ -63,14 +64,11 @@ class _HomeLock:
         except OSError:
             os.close(fd)
             raise HomeLockedError(self.describe_owner()) from None
-        info = {
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-            "command": _command_line(),
-            "since": time.strftime("%Y-%m-%d %H:%M:%S"),
-        }
+        since = time.strftime("%Y-%m-%d %H:%M:%S")
+        info = {"pid": os.getpid(), "host": socket.gethostname(), "command": _command_line(), "since": since}
         os.ftruncate(fd, 0)
-        os.pwrite(fd, (json.dumps(info) + "\n").encode(), 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, (json.dumps(info) + "\n").encode())
         self._fd = fd
 
     def release(self) -> None:
@@ -139,12 +137,9 @@ class EdgeVectorStore:
         with self._mutex:
             have = self.collection_spec(name)
             if have is None:
-                cfg = self._config(spec)
-                shard = self._call(name, "create", q.EdgeShard.create, str(self._dir(name)), cfg)
-                self._call(
-                    name, "create index",
-                    shard.update, q.UpdateOperation.create_field_index("doc_id", q.PayloadSchemaType.Keyword),
-                )
+                shard = self._call(name, "create", q.EdgeShard.create, str(self._dir(name)), self._config(spec))
+                index = q.UpdateOperation.create_field_index("doc_id", q.PayloadSchemaType.Keyword)
+                self._call(name, "create index", shard.update, index)
                 self._shards[name] = shard
                 self._specs[name] = VectorSpec(dense=dict(spec.dense), sparse=list(spec.sparse))
                 return
@@ -155,16 +150,14 @@ class EdgeVectorStore:
                         f"the embedder gives {dim}; use a new index name"
                     )
             shard = self._shard(name)
-            for vname, dim in spec.dense.items():
-                if vname not in have.dense:
-                    op = q.UpdateOperation.create_dense_vector(vname, dim, q.Distance.Cosine)
-                    self._call(name, f"add vector {vname}", shard.update, op)
-                    have.dense[vname] = dim
-            for vname in spec.sparse:
-                if vname not in have.sparse:
-                    op = q.UpdateOperation.create_sparse_vector(vname, q.Modifier.Idf)
-                    self._call(name, f"add vector {vname}", shard.update, op)
-                    have.sparse.append(vname)
+            for vname, dim in [(n, d) for n, d in spec.dense.items() if n not in have.dense]:
+                op = q.UpdateOperation.create_dense_vector(vname, dim, q.Distance.Cosine)
+                self._call(name, f"add vector {vname}", shard.update, op)
+                have.dense[vname] = dim
+            for vname in [n for n in spec.sparse if n not in have.sparse]:
+                op = q.UpdateOperation.create_sparse_vector(vname, q.Modifier.Idf)
+                self._call(name, f"add vector {vname}", shard.update, op)
+                have.sparse.append(vname)
 
     def collection_spec(self, name: str) -> VectorSpec | None:
         with self._mutex:
@@ -188,8 +181,6 @@ class EdgeVectorStore:
         return sorted(p.name for p in self.root.iterdir() if (p / "edge_config.json").exists())
 
     def drop_collection(self, name: str) -> None:
-        import shutil
-
         with self._mutex:
             shard = self._shards.pop(name, None)
             self._specs.pop(name, None)
@@ -252,9 +243,7 @@ class EdgeVectorStore:
         flt = self._filter(doc_ids) if doc_ids is not None else None
         known = [i for i, c in enumerate(queries) if spec.accepts(c)]
         requests = [
-            q.QueryRequest(
-                limit=queries[i].limit, query=self._nearest(queries[i]), filter=flt, with_payload=True
-            )
+            q.QueryRequest(limit=queries[i].limit, query=self._nearest(queries[i]), filter=flt, with_payload=True)
             for i in known
         ]
         out: list[list[ScoredPoint]] = [[] for _ in queries]

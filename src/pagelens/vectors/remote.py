@@ -126,7 +126,8 @@ class QdrantServerStore:
         waited = False
         while self._call(name, "status", self.client.get_collection, name).status != m.CollectionStatus.GREEN:
             if time.monotonic() > deadline:
-                raise IndexError_(f"vector index {name}: {self.label} still optimizing after {_OPTIMIZE_TIMEOUT_S:.0f} s")
+                late = f"still optimizing after {_OPTIMIZE_TIMEOUT_S:.0f} s"
+                raise IndexError_(f"vector index {name}: {self.label} {late}")
             waited = True
             time.sleep(0.5)
         return waited
