@@ -24,8 +24,24 @@ class Region:
     shapes: set[str] = field(default_factory=set)  # item kinds seen: re, l, c, qu, image
 
 
-def _merge_boxes(boxes: list[pymupdf.Rect], tol: float) -> list[list[int]]:
-    """Groups of indices whose boxes (grown by ``tol``) overlap, transitively. Grid-bucketed union-find."""
+Box = tuple[float, float, float, float]
+
+
+def _area(b: Box) -> float:
+    return max(0.0, b[2] - b[0]) * max(0.0, b[3] - b[1])
+
+
+def _inter(a: Box, b: Box) -> Box:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def _contains(a: Box, b: Box) -> bool:
+    return a[0] <= b[0] and a[1] <= b[1] and a[2] >= b[2] and a[3] >= b[3]
+
+
+def _merge_boxes(boxes: list[Box], tol: float) -> list[list[int]]:
+    """Groups of indices whose boxes (grown by ``tol``) overlap, transitively. Grid-bucketed union-find
+    over plain tuples (a chart has a thousand paths; pymupdf.Rect arithmetic would dominate)."""
     parent = list(range(len(boxes)))
 
     def find(i: int) -> int:
@@ -37,7 +53,7 @@ def _merge_boxes(boxes: list[pymupdf.Rect], tol: float) -> list[list[int]]:
     cell = 40.0
     buckets: dict[tuple[int, int], list[int]] = {}
     for i, r in enumerate(boxes):
-        g = (r.x0 - tol, r.y0 - tol, r.x1 + tol, r.y1 + tol)
+        g = (r[0] - tol, r[1] - tol, r[2] + tol, r[3] + tol)
         seen: set[int] = set()
         for gx in range(int(g[0] // cell), int(g[2] // cell) + 1):
             for gy in range(int(g[1] // cell), int(g[3] // cell) + 1):
@@ -46,7 +62,7 @@ def _merge_boxes(boxes: list[pymupdf.Rect], tol: float) -> list[list[int]]:
                         continue
                     seen.add(j)
                     o = boxes[j]
-                    if o.x0 <= g[2] and o.x1 >= g[0] and o.y0 <= g[3] and o.y1 >= g[1]:
+                    if o[0] <= g[2] and o[2] >= g[0] and o[1] <= g[3] and o[3] >= g[1]:
                         parent[find(j)] = find(i)
                 buckets.setdefault((gx, gy), []).append(i)
     groups: dict[int, list[int]] = {}
@@ -55,22 +71,21 @@ def _merge_boxes(boxes: list[pymupdf.Rect], tol: float) -> list[list[int]]:
     return list(groups.values())
 
 
-def _clip_to_frame(r: pymupdf.Rect, frames: list[pymupdf.Rect]) -> pymupdf.Rect:
+def _clip_to_frame(r: Box, frames: list[Box]) -> Box:
     """An image or path placed larger than the frame drawn around it is shown clipped to that frame.
 
     Boxes are reported unclipped; a photo cropped to a panel would otherwise reach into the next
     column and join figures that are apart on the page. A frame much smaller than the item (a
     highlight drawn on a screenshot) does not clip it.
     """
-    area = abs(r)
+    area = _area(r)
     if area <= 0:
         return r
-    around = [f for f in frames if not f.contains(r) and abs(f & r) >= 0.4 * area and abs(f) >= 0.3 * area]
-    return r & min(around, key=abs) if around else r
-
-
-def _is_background(rect: pymupdf.Rect, page: pymupdf.Rect) -> bool:
-    return rect.width >= 0.9 * page.width or rect.height >= 0.9 * page.height
+    around = [
+        f for f in frames
+        if not _contains(f, r) and _area(_inter(f, r)) >= 0.4 * area and _area(f) >= 0.3 * area
+    ]
+    return _inter(r, min(around, key=_area)) if around else r
 
 
 def graphic_regions(
@@ -84,40 +99,43 @@ def graphic_regions(
     """Candidate figure regions, top to bottom. ``blocked`` regions (tables) contribute no items;
     ``prose`` (boxes of running-text lines) keeps figures in different page columns apart."""
     prose = list(prose)
-    prect = page.rect
-    items: list[tuple[pymupdf.Rect, frozenset[str], float]] = []
-    frames = [
-        pymupdf.Rect(p["rect"]) for p in drawings
-        if p.get("type") == "s" and pymupdf.Rect(p["rect"]).width >= 40 and pymupdf.Rect(p["rect"]).height >= 40
+    pr = tuple(page.rect)
+    pw, ph = pr[2] - pr[0], pr[3] - pr[1]
+    blocks = [tuple(b) for b in blocked]
+    items: list[tuple[Box, frozenset[str], float]] = []
+    frames: list[Box] = [
+        tuple(p["rect"]) for p in drawings  # type: ignore[misc]
+        if p.get("type") == "s" and p["rect"][2] - p["rect"][0] >= 40 and p["rect"][3] - p["rect"][1] >= 40
     ]
     for info in page.get_image_info(xrefs=False):
-        r = _clip_to_frame(pymupdf.Rect(info["bbox"]), frames) & prect
-        if r.is_empty or (has_text and abs(r) >= 0.9 * abs(prect)):
-            continue  # a page-size background behind real text
-        items.append((r, frozenset({"image"}), abs(r)))
+        r = _inter(_clip_to_frame(tuple(info["bbox"]), frames), pr)  # type: ignore[arg-type]
+        if r[2] <= r[0] or r[3] <= r[1] or (has_text and _area(r) >= 0.9 * pw * ph):
+            continue  # empty, or a page-size background behind real text
+        items.append((r, frozenset({"image"}), _area(r)))
     for path in drawings:
-        r = pymupdf.Rect(path["rect"])
-        if r.is_infinite or _is_background(r, prect):
-            continue
+        r = tuple(path["rect"])
+        if not all(abs(v) < 1e6 for v in r) or r[2] - r[0] >= 0.9 * pw or r[3] - r[1] >= 0.9 * ph:
+            continue  # infinite, or a background / page-wide rule
         if frames and path.get("type") != "s":
-            r = _clip_to_frame(r, frames)
-        r = r & prect if not r.is_empty else pymupdf.Rect(r.x0, r.y0, r.x1 + 0.1, r.y1 + 0.1)
-        if r.is_empty:
+            r = _clip_to_frame(r, frames)  # type: ignore[arg-type]
+        r = _inter(r, pr)  # type: ignore[arg-type]
+        if r[2] < r[0] or r[3] < r[1]:
             continue
-        if blocked and any(b.contains((r.tl + r.br) / 2) for b in blocked):
+        cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+        if any(b[0] <= cx <= b[2] and b[1] <= cy <= b[3] for b in blocks):
             continue
         fill = path.get("fill")
         if path.get("type") == "f" and fill is not None and all(c > 0.97 for c in fill):
             continue  # white paint (erasing) is not drawing
         items.append((r, frozenset(it[0] for it in path.get("items", ())), 0.0))
     regions: list[Region] = []
-    if not items:
-        return regions
     for group in _merge_boxes([it[0] for it in items], tol=5.0):
-        reg = Region(rect=pymupdf.Rect(items[group[0]][0]))
+        boxes = [items[i][0] for i in group]
+        reg = Region(rect=pymupdf.Rect(
+            min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+        ))
         for i in group:
-            r, kinds, raster = items[i]
-            reg.rect |= r
+            _, kinds, raster = items[i]
             reg.raster_area += raster
             reg.paths += "image" not in kinds
             reg.shapes |= kinds

@@ -21,7 +21,6 @@ text does not come back as body text.
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,10 +29,14 @@ import pymupdf
 from pagelens.errors import ComponentUnavailable
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, is_numeric, junk_reason
+from pagelens.ingest.table_captions import CAPTION as _CAPTION
+from pagelens.ingest.table_captions import assign_captions, caption_near, figure_caption_near
+from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.ingest.table_render import to_html, to_markdown
-from pagelens.ingest.table_text import CAPTION as _CAPTION
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
 from pagelens.models import Element, ElementKind, TableData
+
+__all__ = ["extract_tables", "is_hard_page", "mark_continuations", "table_signals"]
 
 _WORD_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
 
@@ -276,29 +279,15 @@ def _text_candidate(box: pymupdf.Rect, words: list[tuple], rules: list[tuple[flo
     return _Candidate(pymupdf.Rect(box), text_grid(box, words, ys), "text")
 
 
-def _figure_caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> bool:
-    """A "Figure N" caption right under or over the box: framed boxes of a diagram, not a table."""
-    for block in ctx.text.get("blocks", ()):
-        if block.get("type") != 0 or not block["lines"]:
-            continue
-        r = pymupdf.Rect(block["bbox"])
-        gap = r.y0 - bbox.y1 if r.y0 >= bbox.y1 - 2 else bbox.y0 - r.y1
-        if -2 <= gap <= 25 and min(r.x1, bbox.x1) > max(r.x0, bbox.x0):
-            text = "".join(s["text"] for s in block["lines"][0]["spans"])
-            if re.match(r"^\s*(?:Figure|FIGURE|Fig\.)\s*[0-9]", text):
-                return True
-    return False
-
-
 def _plausible(ctx: PageContext, cand: _Candidate, grid: Grid) -> bool:
     """Without the layout model to confirm it, a candidate needs a body (three rows or more) and
     either a drawn grid of five rows or more, a "Table N" caption next to it or two rows of numbers
     (a diagram of framed boxes draws a small grid too)."""
     if len(grid.cells) < 3:
         return False
-    if _caption_near(ctx, cand.bbox) is not None:
+    if caption_near(ctx, cand.bbox) is not None:
         return True
-    if _figure_caption_near(ctx, cand.bbox):
+    if figure_caption_near(ctx, cand.bbox):
         return False
     numeric_rows = sum(1 for r in grid.cells if sum(1 for c in r if c and is_numeric(c)) >= 2)
     return numeric_rows >= 2 or (cand.finder == "pymupdf" and len(grid.cells) >= 5)
@@ -348,7 +337,7 @@ def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list
     for cand in lines + ruled:
         if id(cand) in used or any(_overlap(cand.bbox, p) > 0.5 for p in pictures):
             continue
-        if (cand.finder == "pymupdf" and sig.grid) or _caption_near(ctx, cand.bbox):
+        if (cand.finder == "pymupdf" and sig.grid) or caption_near(ctx, cand.bbox):
             grid = _grid(cand, words)
             if grid is not None and len(grid.cells) >= 3:
                 found.append((grid, cand))
@@ -356,47 +345,6 @@ def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list
 
 
 # -- elements --------------------------------------------------------------------------------------
-def _caption_blocks(ctx: PageContext) -> list[tuple[pymupdf.Rect, str]]:
-    out = []
-    for block in ctx.text.get("blocks", ()):
-        if block.get("type") != 0 or not block["lines"]:
-            continue
-        text = " ".join("".join(s["text"] for s in ln["spans"]) for ln in block["lines"]).strip()
-        if _CAPTION.match(text):
-            out.append((pymupdf.Rect(block["bbox"]), " ".join(text.split())))
-    return out
-
-
-def _caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> str | None:
-    """The "Table N..." block right above or below ``bbox``, if any (the nearer one)."""
-    found = [(gap, t) for side in ("above", "below") for gap, t in [_side_caption(ctx, bbox, side)] if t]
-    return min(found)[1] if found else None
-
-
-def _side_caption(
-    ctx: PageContext, bbox: pymupdf.Rect, side: str, blocks: list[tuple[pymupdf.Rect, str]] | None = None
-) -> tuple[float, str | None]:
-    best: tuple[float, str | None] = (1e9, None)
-    for r, text in blocks if blocks is not None else _caption_blocks(ctx):
-        if min(r.x1, bbox.x1) - max(r.x0, bbox.x0) <= 0:
-            continue
-        gap = r.y0 - bbox.y1 if side == "below" else bbox.y0 - r.y1
-        if -2 <= gap <= 40 and gap < best[0]:
-            best = (gap, text)
-    return best
-
-
-def _assign_captions(ctx: PageContext, boxes: list[pymupdf.Rect]) -> list[str | None]:
-    """Captions for the tables of a page, all taken from the same side (above or below), whichever
-    side gives more tables one: a caption between two stacked tables belongs to one of them."""
-    blocks = _caption_blocks(ctx)
-    sides = {side: [_side_caption(ctx, b, side, blocks)[1] for b in boxes] for side in ("below", "above")}
-    below, above = sides["below"], sides["above"]
-    main, other = (below, above) if sum(map(bool, below)) >= sum(map(bool, above)) else (above, below)
-    used = {c for c in main if c}
-    return [m or (o if o not in used else None) for m, o in zip(main, other)]
-
-
 def _element(ctx: PageContext, grid: Grid, bbox: pymupdf.Rect, finder: str, caption: str | None) -> Element:
     header, rows = grid.header, grid.body
     markdown = to_markdown(header, rows)
@@ -425,54 +373,9 @@ def extract_tables(ctx: PageContext) -> list[Element]:
         if not any(_overlap(c.bbox, cand.bbox) > 0.5 for _, c in kept):
             kept.append((grid, cand))
     kept.sort(key=lambda gc: (gc[1].bbox.y0, gc[1].bbox.x0))
-    captions = _assign_captions(ctx, [c.bbox for _, c in kept])
+    captions = assign_captions(ctx, [c.bbox for _, c in kept])
     out = []
     for (grid, cand), caption in zip(kept, captions):
         out.append(_element(ctx, detect_header(grid), cand.bbox, cand.finder, caption))
         ctx.claimed.append(pymupdf.Rect(cand.bbox))
     return out
-
-
-# -- across pages ----------------------------------------------------------------------------------
-def _x_similar(a: Element, b: Element, tol: float = 25.0) -> bool:
-    assert a.bbox is not None and b.bbox is not None
-    return abs(a.bbox[0] - b.bbox[0]) <= tol and abs(a.bbox[2] - b.bbox[2]) <= tol
-
-
-def _restate(el: Element, header: list[str], rows: list[list[str]]) -> None:
-    t = el.table
-    assert t is not None
-    t.header, t.rows = header, rows
-    t.markdown = to_markdown(header, rows)
-    t.html = to_html(header, rows, t.caption)
-    el.text = f"{t.caption}\n\n{t.markdown}" if t.caption else t.markdown
-
-
-def mark_continuations(prev: list[Element], cur: list[Element]) -> None:
-    """Link a table at the top of a page to one at the bottom of the previous page.
-
-    Conditions: the previous table ends in the lower 40% of its page and this one starts in the upper
-    35%, both have the same number of columns and about the same left and right edges, and this one
-    brings no caption of its own (or one that says "continued"). When its first row is not the
-    previous header repeated, that row is data: it moves into the rows and the table takes the
-    previous table's header, so row chunks of both parts carry the column names.
-    """
-    if not prev or not cur:
-        return
-    last = max(prev, key=lambda e: e.bbox[3] if e.bbox else 0)
-    first = min(cur, key=lambda e: e.bbox[1] if e.bbox else 1e9)
-    lt, ft = last.table, first.table
-    if lt is None or ft is None or last.bbox is None or first.bbox is None:
-        return
-    lh = float(last.attrs.get("page_height", 0) or 0)
-    fh = float(first.attrs.get("page_height", 0) or 0)
-    if not lh or not fh or last.bbox[3] < 0.6 * lh or first.bbox[1] > 0.35 * fh:
-        return
-    if last.attrs.get("cols") != first.attrs.get("cols") or not _x_similar(last, first):
-        return
-    if ft.caption and "continued" not in ft.caption.lower() and ft.caption != lt.caption:
-        return
-    ft.continued_from_page = last.page
-    lt.continues_on_page = first.page
-    if ft.header != lt.header and lt.header:
-        _restate(first, list(lt.header), ([ft.header] if any(ft.header) else []) + ft.rows)
