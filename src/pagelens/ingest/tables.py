@@ -108,13 +108,13 @@ def _numeric_rows(text: dict[str, Any]) -> int:
 
 
 def _has_caption(text: dict[str, Any]) -> bool:
+    """A block that starts with "Table N" (a sentence wrapped before "Table1" is not a caption)."""
     for block in text.get("blocks", ()):
-        if block.get("type") != 0:
+        if block.get("type") != 0 or not block["lines"]:
             continue
-        for line in block["lines"]:
-            spans = line["spans"]
-            if spans and _CAPTION.match("".join(s["text"] for s in spans[:3])):
-                return True
+        spans = block["lines"][0]["spans"]
+        if spans and _CAPTION.match("".join(s["text"] for s in spans[:3])):
+            return True
     return False
 
 
