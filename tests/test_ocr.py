@@ -107,6 +107,24 @@ def test_tesseract_reads_an_image_only_page_with_boxes_in_points(tesseract: OcrE
 
 
 @requires_tesseract
+def test_boxes_on_a_rotated_scan_use_unrotated_page_coordinates(tesseract: OcrEngine, tmp_path: Path) -> None:
+    """A landscape scan shown upright by /Rotate 90: boxes come back in the frame get_text() uses."""
+    src = pymupdf.open()
+    upright = src.new_page(width=595, height=842)
+    upright.insert_text((72, 120), LINES[0][0], fontsize=14, fontname="helv")
+    png = upright.get_pixmap(dpi=150).tobytes("png")
+    doc = pymupdf.open()
+    page = doc.new_page(width=842, height=595)
+    page.insert_image(page.rect, stream=png, rotate=90)
+    page.set_rotation(90)
+    els = ocr_page(ctx_for(page, tmp_path, ocr=tesseract))
+    assert len(els) == 1 and norm(LINES[0][0]) in norm(els[0].text)
+    start = pymupdf.Point(72, 120) * page.derotation_matrix  # baseline start, unrotated frame
+    x0, y0, x1, y1 = els[0].bbox
+    assert x0 - 2 <= start.x <= x1 + 2 and abs(y1 - start.y) < 6 and y1 - y0 > 200  # runs vertically
+
+
+@requires_tesseract
 @requires_corpus
 @pytest.mark.parametrize(
     "pdf, answers",

@@ -148,15 +148,16 @@ def needs_ocr(ctx: PageContext) -> bool:
         return False
     if coverage >= SCAN_COVERAGE:
         return True
-    return q.total == 0 and len(page.get_cdrawings()) >= OUTLINED_TEXT_PATHS
+    return q.total == 0 and len(ctx.drawings) >= OUTLINED_TEXT_PATHS
 
 
 def _image_coverage(page: pymupdf.Page) -> float:
     """Fraction of the page covered by raster images (overlaps counted once, approximately)."""
-    area = abs(page.rect)
+    frame = pymupdf.Rect(0, 0, page.cropbox.width, page.cropbox.height)  # unrotated, like image bboxes
+    area = abs(frame)
     if area <= 0:
         return 0.0
-    rects = [pymupdf.Rect(info["bbox"]) & page.rect for info in page.get_image_info()]
+    rects = [pymupdf.Rect(info["bbox"]) & frame for info in page.get_image_info()]
     rects = [r for r in rects if not r.is_empty]
     if not rects:
         return 0.0
