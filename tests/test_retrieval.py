@@ -166,10 +166,11 @@ def test_minilm_finds_gold_pages(corpus_home, tmp_path: Path):
 
 
 # -- dedupe and arrangement (pure) ----------------------------------------------------------------
-def _cand(cid: str, kind: str = "text", page: int = 1, elements: tuple[str, ...] = (), doc: str = "d") -> _Candidate:
+def _cand(cid: str, kind: str = "text", page: int = 1, elements: tuple[str, ...] = (), doc: str = "d",
+          caption_rank: int | None = None) -> _Candidate:
     chunk = Chunk(id=cid, doc_id=doc, doc_name=f"{doc}.pdf", kind=kind, text=cid, embed_text=cid, pages=[page],
                   element_ids=list(elements) or [cid])
-    return _Candidate(chunk, 1.0)
+    return _Candidate(chunk, 1.0, {"caption_rank": float(caption_rank)} if caption_rank else {})
 
 
 def test_dedupe_table_and_row_groups():
@@ -181,12 +182,15 @@ def test_dedupe_table_and_row_groups():
 
 def test_arrange_spreads_pages_and_keeps_figure_slots():
     cands = [_cand("a1", page=1), _cand("a2", page=1), _cand("b", page=2), _cand("c", page=3),
-             _cand("a3", page=1), _cand("d", page=4), _cand("fig", "figure", page=5)]
+             _cand("a3", page=1), _cand("d", page=4), _cand("fig", "figure", page=5, caption_rank=1)]
     ids = [c.chunk.id for c in arrange(cands, k=4, per_page=1, image_slots=0)]
     assert ids == ["a1", "b", "c", "d", "fig", "a2", "a3"]
     ids = [c.chunk.id for c in arrange(cands, k=4, per_page=1, image_slots=1)]
     assert ids[:4] == ["a1", "b", "c", "fig"] and ids[4] == "d"
     assert [c.chunk.id for c in arrange(cands, k=3, per_page=0, image_slots=0)][:3] == ["a1", "a2", "b"]
-    # A figure ranked too deep (beyond 3k) is not pulled up.
-    deep = [_cand(f"t{i}", page=i) for i in range(10)] + [_cand("fig", "figure", page=20)]
+    # A figure that is not the best match of a figure channel keeps its place.
+    weak = cands[:-1] + [_cand("fig", "figure", page=5, caption_rank=4)]
+    assert [c.chunk.id for c in arrange(weak, k=4, per_page=1, image_slots=1)][:4] == ["a1", "b", "c", "d"]
+    # Nor is a strong figure ranked too deep (beyond 3k) pulled up.
+    deep = [_cand(f"t{i}", page=i) for i in range(10)] + [_cand("fig", "figure", page=20, caption_rank=1)]
     assert "fig" not in [c.chunk.id for c in arrange(deep, k=3, per_page=1, image_slots=2)][:3]

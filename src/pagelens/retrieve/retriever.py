@@ -227,15 +227,25 @@ def arrange(candidates: list[_Candidate], k: int, per_page: int, image_slots: in
 
 
 FIGURE_DEPTH = 3
-"""A figure may take a reserved slot only if it ranked within the first FIGURE_DEPTH * k."""
+"""A figure may take a reserved slot only if it ranked within the first FIGURE_DEPTH * k ..."""
+FIGURE_CHANNEL_TOP = 1
+"""... and was among the first FIGURE_CHANNEL_TOP of a figure-only channel (caption or image)."""
+FIGURE_CHANNELS = ("caption", "image")
+
+
+def _strong_figure(c: _Candidate) -> bool:
+    if c.chunk.kind != "figure":
+        return False
+    ranks = [c.channels.get(f"{ch}_rank") for ch in FIGURE_CHANNELS]
+    return any(r is not None and r <= FIGURE_CHANNEL_TOP for r in ranks)
 
 
 def keep_figures(ordered: list[_Candidate], k: int, slots: int) -> list[_Candidate]:
-    """Move up to ``slots`` figures from just below the top ``k`` into it, displacing the lowest
-    non-figures (which stay right below the top ``k``)."""
+    """Move up to ``slots`` strong figures (top of a figure channel) from just below the top ``k``
+    into it, displacing the lowest non-figures (which stay right below the top ``k``)."""
     top = ordered[:k]
     have = sum(c.chunk.kind == "figure" for c in top)
-    want = [c for c in ordered[k : FIGURE_DEPTH * k] if c.chunk.kind == "figure"][: max(0, slots - have)]
+    want = [c for c in ordered[k : FIGURE_DEPTH * k] if _strong_figure(c)][: max(0, slots - have)]
     others = [c for c in top if c.chunk.kind != "figure"]
     want = want[: len(others)]
     if not want:
