@@ -77,7 +77,20 @@ class Catalog:
     # -- transactions ---------------------------------------------------------------------------
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A transaction; nested inside an open one (e.g. a cache write during an ingest) it is a
+        savepoint that commits with the outer transaction."""
         with self._lock:
+            if self._conn.in_transaction:
+                self._conn.execute("SAVEPOINT nested")
+                try:
+                    yield self._conn
+                except BaseException:
+                    self._conn.execute("ROLLBACK TO nested")
+                    self._conn.execute("RELEASE nested")
+                    raise
+                else:
+                    self._conn.execute("RELEASE nested")
+                return
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
