@@ -175,7 +175,7 @@ def create_reranker(rs: RetrievalSettings) -> Reranker | None:
     """The configured reranker, or None when reranking is off. Raises ComponentUnavailable when a
     configured local model directory is unusable (the caller reports it once and ranks without)."""
     if rs.rerank_url:
-        return HttpReranker(rs.rerank_url)
+        return HttpReranker(rs.rerank_url, model=rs.rerank_model, api_key=rs.rerank_api_key)
     if rs.reranker:
         return CrossEncoderReranker(rs.reranker)
     return None
