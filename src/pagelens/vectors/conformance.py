@@ -241,15 +241,20 @@ def synthetic_points(
     seed: int = 0,
     batch: int = 1000,
 ) -> Iterator[tuple[list[PointRecord], np.ndarray]]:
-    """Deterministic chunks in batches: unit-norm random dense vectors (also returned as an array)
-    and BM25-weighted sparse vectors over a Zipfian vocabulary (k1=1.2, b=0.75, ±5% jitter)."""
+    """Deterministic chunks in batches: unit-norm dense vectors clustered by document (also returned
+    as an array) and BM25-weighted sparse vectors over a Zipfian vocabulary (k1=1.2, b=0.75, ±5% jitter)."""
     rng = np.random.default_rng(seed)
     ranks = np.arange(1, vocab + 1)
     zipf = (1.0 / ranks) / (1.0 / ranks).sum()
     for start in range(0, n, batch):
         size = min(batch, n - start)
-        dense = rng.standard_normal((size, dim)).astype(np.float32)
-        dense /= np.linalg.norm(dense, axis=1, keepdims=True)
+        # chunks of one document share a topic direction (cosine ~0.6 between them, ~0 across documents)
+        docs = np.arange(start, start + size) // chunks_per_doc
+        topics = {d: _unit(np.random.default_rng([seed, int(d)]).standard_normal(dim)) for d in np.unique(docs)}
+        noise = rng.standard_normal((size, dim))
+        noise /= np.linalg.norm(noise, axis=1, keepdims=True)
+        dense = np.stack([topics[d] for d in docs]) + 0.8 * noise
+        dense = (dense / np.linalg.norm(dense, axis=1, keepdims=True)).astype(np.float32)
         lengths = rng.integers(doc_len // 2, doc_len * 3 // 2, size)
         tokens = rng.choice(vocab, size=int(lengths.sum()), p=zipf)  # one draw per batch: O(vocab) once
         bounds = np.concatenate([[0], np.cumsum(lengths)])
@@ -270,6 +275,10 @@ def synthetic_points(
                 )
             )
         yield points, dense
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v)
 
 
 def synthetic_queries(
