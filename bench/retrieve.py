@@ -3,9 +3,9 @@
     .venv/bin/python bench/retrieve.py [--sizes 10000,200000] [--queries 200] [--embed] [--qdrant-url URL]
 
 Each size runs in its own process (fresh temporary home) so peak RSS is per size. Chunks: 384-d
-unit vectors and BM25-weighted sparse vectors over a 30k-term Zipfian vocabulary (~120 terms each),
-50 chunks per document (``pagelens.vectors.conformance.synthetic_points``). Queries: a corpus vector
-plus noise, and 2-7 Zipfian terms.
+unit vectors clustered by document (50 chunks each) and BM25-weighted sparse vectors over a 30k-term
+Zipfian vocabulary (~120 terms each) (``pagelens.vectors.conformance.synthetic_points``). Queries: a
+corpus vector plus noise (cosine ~0.7), and 2-5 Zipfian terms.
 
 Columns: upsert and optimize (HNSW build) seconds; p50/p95 milliseconds for dense (top 40), sparse
 (top 40), hybrid (both channels prefetched 40 deep, weighted RRF to 8 in the engine), ``batch`` (the
