@@ -42,6 +42,10 @@ NUMBER_MATCH_BONUS = 0.10  # per question number found in the candidate (table r
 SOURCES_USED = 6  # top sources split into candidates
 EMBED_CANDIDATES = 8  # candidates (by words + rank) that get embedded
 EMBED_WORDS = 32  # words of a candidate that are embedded (short inputs keep the batch fast)
+ROW_LABEL_BONUS = 0.10  # a table row whose label the question names ("10 g", "Texas", "BERT-Large")
+FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
+EMPTY_CELL_PENALTY = 0.8
+NO_PERSON_PENALTY = 0.6  # a "who" question, a candidate without a person-like name
 MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.88  # further snippets need this share of the best score
 MAX_ROW_CELLS = 14  # cells of a table row written into an answer
@@ -54,6 +58,8 @@ _NUMERIC_Q = re.compile(
 )
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
+_PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
+_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
 _LABEL_VALUE = re.compile(r"^\s*([^:]{1,60}):\s+(\S.*)$")
 
 
@@ -68,6 +74,8 @@ class Candidate:
     cells: list[str] = field(default_factory=list)
     score: float = 0.0
     lexical: float = 0.0
+    bonus: float = 0.0
+    factor: float = 1.0
 
 
 class ExtractiveAnswerer:
@@ -87,24 +95,21 @@ class ExtractiveAnswerer:
         idf = _idf(q_terms, cands)
         q_numbers = tx.numbers(question)
         numeric = bool(_NUMERIC_Q.search(question))
+        person = bool(_PERSON_Q.search(question))
+        cues = _Cues(q_terms, q_numbers, numeric, person)
         for c in cands:
             c.lexical = _coverage(q_terms, idf, c.match_text)
-        # Cheap pre-ranking so only the promising candidates are embedded.
-        for c in cands:
-            c.score = W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source)
+            c.bonus, c.factor = cues.adjust(c)
+            c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
+        # Only the candidates that look promising without meaning get embedded (one batch).
         pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
         sims = self._similarities(question, [" ".join(c.text.split()[:EMBED_WORDS]) for c in pool])
         for c, sim in zip(pool, sims):
-            score = W_SEMANTIC * max(0.0, sim) + W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source)
-            found = tx.numbers(c.match_text)
-            if q_numbers:
-                score += NUMBER_MATCH_BONUS * len(q_numbers & found) / len(q_numbers)
-            if numeric and not (found - q_numbers):
-                score *= NUMERIC_MISSING_PENALTY
-            c.score = min(score, 1.0)
+            c.score = min(1.0, c.score + W_SEMANTIC * max(0.0, sim) * c.factor)
         pool.sort(key=lambda c: -c.score)
         best = pool[0]
-        if best.score < self.settings.abstain_threshold or _missing_key_terms(question, top):
+        if (best.score < self.settings.abstain_threshold or _abstain_on_names(_missing_names(question, top))
+                or _missing_focus(question, top)):
             return ABSTAIN_TEXT, True, best.score
         chosen = [best]
         for c in pool[1:]:
@@ -124,13 +129,43 @@ class ExtractiveAnswerer:
             return c.text
         col = _best_column(c.header, q_terms)
         row = c
-        if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
+        named = bool(c.cells) and _label_matches(c.cells[0], q_terms)
+        if col is not None and not named and (_MIN_Q.search(question) or _MAX_Q.search(question)):
             row = _extreme_row(c, col, question, hits) or c
         label = row.cells[0] if row.cells else ""
         lead = ""
         if col is not None and col < len(row.cells) and col > 0:
             lead = f"{label} — {row.header[col]}: {row.cells[col]}. "
         return f"{lead}Row: {_row_text(row.header, row.cells)}"
+
+
+@dataclass
+class _Cues:
+    """Answer-type cues: additive bonuses and multiplicative penalties for one candidate."""
+
+    q_terms: list[str]
+    q_numbers: set[str]
+    numeric: bool
+    person: bool
+
+    def adjust(self, c: Candidate) -> tuple[float, float]:
+        bonus, factor = 0.0, 1.0
+        found = tx.numbers(c.match_text)
+        if self.q_numbers:
+            bonus += NUMBER_MATCH_BONUS * len(self.q_numbers & found) / len(self.q_numbers)
+        if c.kind == "field" and (m := _LABEL_VALUE.match(c.text)) and _label_matches(m.group(1), self.q_terms):
+            bonus += FIELD_LABEL_BONUS
+        if c.kind == "row" and c.cells:
+            if _label_matches(c.cells[0], self.q_terms):
+                bonus += ROW_LABEL_BONUS
+            col = _best_column(c.header, self.q_terms)
+            if col is not None and (col >= len(c.cells) or c.cells[col].strip() in ("", "-", "–", "—")):
+                factor *= EMPTY_CELL_PENALTY  # the asked column is blank in this row
+        if self.person and not _PERSON.search(c.text):
+            factor *= NO_PERSON_PENALTY
+        if self.numeric and not (found - self.q_numbers):
+            factor *= NUMERIC_MISSING_PENALTY
+        return bonus, factor
 
 
 # -- candidates ------------------------------------------------------------------------------------
@@ -151,6 +186,8 @@ def candidates(hit: SearchHit, index: int) -> list[Candidate]:
             out.append(Candidate(row_text, match, index, page, "row", header, r))
     if chunk.kind in ("form", "metadata"):
         for ln in other:
+            if ln.startswith("Document: "):  # the file name line of the metadata chunk
+                continue
             if _LABEL_VALUE.match(ln):
                 out.append(Candidate(ln.strip(), ln.strip(), index, page, "field"))
             elif ln.strip():
@@ -203,31 +240,67 @@ def _coverage(q_terms: list[str], idf: dict[str, float], text: str) -> float:
     return got / total if total else 0.0
 
 
+def _label_matches(label: str, q_terms: list[str]) -> bool:
+    terms = tx.content_terms(label)
+    qs = set(q_terms)
+    return bool(terms) and all(t in qs or _prefix_match(t, qs) for t in terms)
+
+
 def _prefix_match(term: str, terms: set[str]) -> bool:
-    """'bert-larg' ~ 'bertlarg'; 'cola' in 'cola (8.5k)': tolerate joined/split spellings."""
-    if len(term) < 4:
+    """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'."""
+    if len(term) < 3:
         return False
-    return any(len(t) >= 4 and (t.startswith(term) or term.startswith(t)) for t in terms)
+    return any(len(t) >= 3 and (t.startswith(term) or term.startswith(t)) for t in terms)
 
 
 def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
 
 
-def _missing_key_terms(question: str, hits: Sequence[SearchHit]) -> list[str]:
-    """Names the question relies on that appear in none of the sources: capitalised words, acronyms
-    and years ("BLEU", "WMT", "October 2015"). The documents may discuss the topic, but not the thing
-    asked, so quoting the nearest sentence would answer a different question."""
+def _missing_names(question: str, hits: Sequence[SearchHit]) -> list[str]:
+    """Names the question relies on that appear in none of the sources (capitalised names, acronyms,
+    years, months). The documents may discuss the topic but not the thing asked ("BLEU on WMT 2014",
+    "October 2015" where only November is reported): quoting the nearest sentence would then answer
+    a different question."""
     corpus: set[str] = set()
     for h in hits:
         corpus.update(tx.content_terms(h.chunk.text))
         corpus.update(tx.content_terms(" ".join(h.chunk.section)))
         corpus.update(tx.content_terms(h.chunk.doc_name))
     missing = []
-    for term in tx.key_terms(question):
-        if term not in corpus and not _prefix_match(term, corpus):
-            missing.append(term)
+    for name in tx.key_names(question):
+        if not any(t in corpus or _prefix_match(t, corpus) for t in name):
+            missing.append(" ".join(name))
     return missing
+
+
+_FOCUS = re.compile(
+    r"^(?:.*?,\s*)?(?:what|which)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+    r"(?:of|for|in|on|does|do|did|is|are|was|were|has|have|had|that|to|at|by)\b",
+    re.I,
+)
+
+
+def _missing_focus(question: str, hits: Sequence[SearchHit]) -> bool:
+    """True when the thing asked for ("the *license price* of ...") has two or more content words and
+    none of them occurs in the sources."""
+    m = _FOCUS.match(question)
+    if not m:
+        return False
+    focus = {t for t in tx.content_terms(m.group(1).replace("-", " "))}
+    if len(focus) < 2:
+        return False
+    corpus: set[str] = set()
+    for h in hits:
+        corpus.update(tx.content_terms(h.chunk.text))
+    return not any(t in corpus for t in focus)
+
+
+def _abstain_on_names(missing: list[str]) -> bool:
+    """Two missing names, or one missing date word (a month or a year)."""
+    if len(missing) >= 2:
+        return True
+    return any(w in tx.MONTHS or w.isdigit() for name in missing for w in name.split())
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
@@ -260,7 +333,8 @@ def _extreme_row(c: Candidate, col: int, question: str, hits: Sequence[SearchHit
     chunk = hits[c.source].chunk
     rows = [x for x in candidates(hits[c.source], c.source) if x.kind == "row" and x.header == c.header]
     q = set(tx.content_terms(question))
-    labelled = [r for r in rows if r.cells and set(tx.content_terms(r.cells[0])) & q]
+    rows = [r for r in rows if r.cells and r.cells[0].strip()]  # unlabelled rows are units/counts
+    labelled = [r for r in rows if set(tx.content_terms(r.cells[0])) & q]
     pool = labelled or rows
     scored = [(v, r) for r in pool if col < len(r.cells) and (v := tx.to_float(r.cells[col])) is not None]
     if not scored or chunk is None:

@@ -5,8 +5,8 @@
   answer passage is retrieved with as an extra query; the real question still drives reranking and the
   prompt.
 * multi-query: N paraphrases retrieved and fused with the question.
-* short-query expansion: one- or two-word queries get a fuller variant (LLM when present, a template
-  otherwise).
+* short-query expansion: one- or two-word queries get a fuller LLM-written variant (without an LLM the
+  retriever's own expansion applies).
 """
 
 from __future__ import annotations
@@ -83,19 +83,19 @@ def multi_queries(llm: ChatLLM | None, question: str, n: int, notes: list[str] |
 
 
 def expand_short(llm: ChatLLM | None, question: str, notes: list[str] | None = None) -> list[str]:
-    """Extra queries for a query of at most ``SHORT_QUERY_WORDS`` words; [] for longer ones."""
+    """An LLM-written fuller query for a query of at most ``SHORT_QUERY_WORDS`` words; [] for longer
+    ones, without an LLM, or when it fails."""
     words = re.findall(r"\w+", question)
     if not words or len(words) > SHORT_QUERY_WORDS:
         return []
-    core = " ".join(words)
-    if llm is not None:
-        try:
-            out = _one_line(llm.complete(prompts.expand_short_messages(question), max_tokens=_QUERY_TOKENS, temperature=0))
-            if out:
-                return [out]
-        except LLMError as exc:
-            _note(notes, f"short-query expansion used the template: {exc}")
-    return [f"What is {core}? definition and description of {core}"]
+    if llm is None:
+        return []  # the retriever's own expansion (retrieve/expand.py) covers the no-LLM case
+    try:
+        out = _one_line(llm.complete(prompts.expand_short_messages(question), max_tokens=_QUERY_TOKENS, temperature=0))
+    except LLMError as exc:
+        _note(notes, f"short-query expansion skipped: {exc}")
+        return []
+    return [out] if out else []
 
 
 def plan_query(

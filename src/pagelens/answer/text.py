@@ -133,6 +133,14 @@ def parse_markdown_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
             if c and i < width and c not in header[i]:
                 header[i] = f"{header[i]} {c}".strip()
     body = [r for r in rows[sep + 1 :] if any(c for c in r) and not _is_separator(r)]
+    # Header rows the finder put below the separator ("concentration | (g) | ... | rate (mm/year)"):
+    # leading rows without a digit, while later rows have digits, continue the header.
+    while len(body) > 1 and not any(ch.isdigit() for c in body[0] for ch in c) and \
+            any(ch.isdigit() for c in body[1] for ch in c):
+        for i, c in enumerate(body[0]):
+            if c and i < width:
+                header[i] = f"{header[i]} {c}".strip()
+        body = body[1:]
     return header, body
 
 
@@ -147,19 +155,39 @@ def to_float(cell: str) -> float | None:
 
 
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
+MONTHS = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 
 
-def key_terms(question: str) -> list[str]:
-    """Stems of the distinctive names in a question: capitalised words and acronyms (not the first
-    word, which is capitalised anyway) and years; hyphenated names count part by part."""
-    out: list[str] = []
-    for i, w in enumerate(words(question)):
-        for part in re.split(r"[-_]", w):
-            lw = part.lower().strip("'’")
-            if not lw or lw in STOPWORDS or (i == 0 and not part.isupper()):
-                continue
-            if _YEAR.match(lw) or (part[0].isupper() and len(lw) >= 2):
-                key = lw if lw[0].isdigit() else stem(lw)
-                if key not in out:
-                    out.append(key)
-    return out
+def key_names(question: str) -> list[list[str]]:
+    """The distinctive names a question relies on, each as the stems of its words: runs of
+    capitalised words and acronyms ("Global Electronics", "BLEU", "English-to-German") and years.
+    The question's first word is skipped (capitalised anyway)."""
+    names: list[list[str]] = []
+    run: list[str] = []
+    tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9_'’.\-]*|[^\sA-Za-z0-9]", question)
+    for i, tok in enumerate(tokens):
+        tok = tok.rstrip(".'’").removesuffix("'s").removesuffix("’s")
+        parts = [p for p in re.split(r"[-_]", tok) if p]
+        capital = i > 0 and bool(parts) and any(p[0].isupper() for p in parts) and tok.lower() not in STOPWORDS
+        year = bool(_YEAR.match(tok))
+        if capital or year:
+            for p in parts:
+                lp = p.lower()
+                if lp in STOPWORDS or (len(lp) < 2 and not lp.isdigit()):
+                    continue
+                if lp in MONTHS or _YEAR.match(lp):  # dates stand alone: "October 2015" ≠ "November 2015"
+                    if run:
+                        names.append(run)
+                        run = []
+                    names.append([lp])
+                else:
+                    run.append(lp if lp[0].isdigit() else stem(lp))
+            continue
+        if run:
+            names.append(run)
+            run = []
+    if run:
+        names.append(run)
+    return names

@@ -1,0 +1,90 @@
+"""The extractive answerer on real sources: text and table chunks read from bert.pdf, form fields
+read from the HR form's widgets, the real MiniLM embedder."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pagelens.answer.answerer import Answerer
+from pagelens.answer.extractive import ExtractiveAnswerer
+from pagelens.answer.prompts import ABSTAIN_TEXT
+from pagelens.models import Chunk
+from pagelens.settings import AnswerSettings, RetrievalSettings, Settings
+
+from answer_support import ListSearcher, hit, minilm, pdf_chunks  # noqa: F401 (minilm: session fixture)
+
+
+@pytest.fixture(scope="module")
+def bert(corpus):
+    return pdf_chunks(corpus / "bert.pdf", [3, 4, 5, 6])
+
+
+@pytest.fixture(scope="module")
+def searcher(bert, minilm):
+    return ListSearcher(bert, minilm)
+
+
+@pytest.fixture(scope="module")
+def answerer(minilm):
+    return ExtractiveAnswerer(AnswerSettings(), minilm)
+
+
+def cited_page(text: str) -> set[int]:
+    return {int(p) for p in re.findall(r"\[\d+, p\.(\d+)\]", text)}
+
+
+def test_table_cell_with_its_row_and_citation(answerer, searcher):
+    hits = searcher.search("What CoLA score does BERT-Large obtain on the GLUE test set?", k=8)
+    text, abstained, score = answerer.answer("What CoLA score does BERT-Large obtain on the GLUE test set?", hits)
+    assert not abstained and score >= AnswerSettings().abstain_threshold
+    assert "CoLA: 60.5" in text  # the cell, named by its column
+    n = next(i for i, h in enumerate(hits, 1) if h.chunk.kind == "table" and "60.5" in h.chunk.text)
+    assert f"[{n}, p.6]" in text
+
+
+def test_sentence_answer_from_running_text(answerer, searcher):
+    q = "How large is the WordPiece vocabulary that BERT uses?"
+    text, abstained, _ = answerer.answer(q, searcher.search(q, k=8))
+    assert not abstained and "30,000" in text and 4 in cited_page(text)
+
+
+def test_superlative_picks_the_extreme_row(answerer, bert):
+    table = next(c for c in bert if c.kind == "table" and "CoLA" in c.text)
+    text, abstained, _ = answerer.answer("Which system has the lowest CoLA score?", [hit(table)])
+    assert not abstained and text.startswith("Pre-OpenAI SOTA — CoLA: 35.0")
+
+
+@pytest.mark.parametrize("question", [
+    "What is the boiling point of liquid nitrogen in Kelvin?",
+    "What BLEU score does BERT achieve on WMT 2014 English-to-German translation?",
+])
+def test_abstains_when_the_sources_do_not_answer(answerer, searcher, question):
+    text, abstained, _ = answerer.answer(question, searcher.search(question, k=8))
+    assert abstained and text == ABSTAIN_TEXT
+
+
+def test_form_fields_answer_by_label(answerer, corpus):
+    import pymupdf
+
+    with pymupdf.open(corpus / "sp-form-hr-employee.pdf") as doc:
+        lines = [f"{w.field_name.replace('_', ' ')}: {w.field_value}" for w in doc[0].widgets()
+                 if w.field_type_string == "Text" and w.field_value]
+    form = Chunk(id="form", doc_id="f", doc_name="sp-form-hr-employee.pdf", kind="form", text="\n".join(lines),
+                 embed_text="\n".join(lines), pages=[1], bboxes=[(1, (0, 0, 600, 800))])
+    text, abstained, _ = answerer.answer("In which city does the employee live?", [hit(form)])
+    assert not abstained and text.startswith("City: Timbuktu [1, p.1]")
+    text, _, _ = answerer.answer("How is the emergency contact related to the employee?", [hit(form)])
+    assert "Arch Rival" in text
+
+
+def test_answerer_without_llm_is_extractive_with_checked_citations(tmp_path, bert, minilm):
+    settings = Settings(home=tmp_path, answer=AnswerSettings(cache=False), retrieval=RetrievalSettings(k=6))
+    answer = Answerer(settings, ListSearcher(bert, minilm), minilm).ask(
+        "How many words does the English Wikipedia part of BERT's pre-training corpus contain?")
+    assert answer.model == "extractive" and not answer.abstained
+    assert "2,500M" in answer.answer
+    assert answer.cited and all(c.valid for c in answer.cited) and answer.invalid_citations == []
+    assert any(c.page == 5 and c.doc == "bert.pdf" for c in answer.cited)
+    assert {"retrieve", "generate", "total"} <= set(answer.timings_ms)
