@@ -194,3 +194,17 @@ def test_arrange_spreads_pages_and_keeps_figure_slots():
     # Nor is a strong figure ranked too deep (beyond 3k) pulled up.
     deep = [_cand(f"t{i}", page=i) for i in range(10)] + [_cand("fig", "figure", page=20, caption_rank=1)]
     assert "fig" not in [c.chunk.id for c in arrange(deep, k=3, per_page=1, image_slots=2)][:3]
+
+
+def test_short_queries_lean_on_exact_terms(hashing):
+    from pagelens.retrieve.expand import is_short, short_query_weights
+
+    assert is_short("WordPiece") and is_short("the Optophone") and is_short("Table 3")
+    assert not is_short("How large is the WordPiece vocabulary?") and not is_short("the of")
+    w = short_query_weights({"dense": 1.0, "sparse": 1.0})
+    assert w["sparse"] > w["dense"]
+    settings, store, embedder, _, _ = hashing
+    r = Retriever(settings, store, embedder, SparseEncoder())
+    hits = r.search("EPYC", k=3)
+    assert hits[0].chunk.doc_name == "otsl_2305.03393v1_p9.pdf" and "EPYC" in hits[0].chunk.text
+    assert hits[0].channels["sparse_rank"] == 1

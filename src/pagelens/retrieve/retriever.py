@@ -23,7 +23,7 @@ from pagelens.errors import ComponentUnavailable
 from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.indexer import chunk_from_payload
 from pagelens.models import Chunk, SearchHit
-from pagelens.retrieve.expand import expand_query
+from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse
 from pagelens.retrieve.protocol import Mode
 from pagelens.settings import Settings
@@ -83,10 +83,11 @@ class Retriever:
         if not query:
             return []
         queries = [query, *(q for q in (extra_queries or []) if q.strip())]
-        if rs.expand_short and mode == "hybrid":
-            queries += expand_query(query)
+        weights = dict(rs.weights)
+        if rs.expand_short and mode == "hybrid" and is_short(query):
+            weights = short_query_weights(weights)
         channels = self._channels(mode)
-        candidates = self._fused(queries, channels, doc_ids)
+        candidates = self._fused(queries, channels, doc_ids, weights)
         candidates = dedupe(candidates)
         if self.reranker is not None and candidates:
             candidates = self._rerank(rerank_query or query, candidates)
@@ -143,7 +144,9 @@ class Retriever:
                 out.append((ch + suffix, ChannelQuery(CHANNEL_VECTORS[ch], vec, pool)))
         return out
 
-    def _fused(self, queries: list[str], channels: list[str], doc_ids: list[str] | None) -> list[_Candidate]:
+    def _fused(
+        self, queries: list[str], channels: list[str], doc_ids: list[str] | None, base: dict[str, float]
+    ) -> list[_Candidate]:
         rs = self.settings.retrieval
         named = self._channel_queries(queries, channels)
         if not named:
@@ -157,8 +160,10 @@ class Retriever:
             scores[name] = {_cid(h): h.score for h in hits}
             for h in hits:
                 payloads.setdefault(_cid(h), h.payload)
-        weights = {name: rs.weights.get(name.split("#")[0], 1.0) * (1.0 if "#" not in name else rs.extra_query_weight)
-                   for name in rankings}
+        weights = {
+            name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
+            for name in rankings
+        }
         out = []
         for f in fuse(rankings, k=rs.rrf_k, weights=weights):
             info: dict[str, float] = {"fused": f.score}
