@@ -59,4 +59,4 @@ def eval_cmd(
     if as_json:
         print_json(report.to_dict())
     else:
-        out_console.print(report.render(), markup=False)
+        out_console.print(report.table(), markup=False)
