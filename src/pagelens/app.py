@@ -221,6 +221,10 @@ class Pagelens:
             if index and result.status != "failed" and result.doc_id:
                 self._index(result, progress)
             results.append(result)
+        if any(r.chunks for r in results):
+            # Once per run, not per document: cheap below ~20k chunks (exact scan segments), minutes
+            # at 200k, and it keeps large collections searchable in ~1 ms instead of a ~30 ms scan.
+            self.store.optimize(self.indexer.collection)
         return results
 
     def _index(self, result: IngestResult, progress: Progress | None) -> None:
