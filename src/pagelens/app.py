@@ -222,6 +222,9 @@ class Pagelens:
                 self._index(result, progress)
             results.append(result)
         if any(r.chunks for r in results):
+            cache = self.answer_cache
+            if cache is not None:  # answers over "all documents" may change with a new one
+                cache.invalidate_unfiltered()
             # Once per run, not per document: cheap below ~20k chunks (exact scan segments), minutes
             # at 200k, and it keeps large collections searchable in ~1 ms instead of a ~30 ms scan.
             self.store.optimize(self.indexer.collection)
