@@ -204,3 +204,13 @@ def test_real_paper_tables(bert_chunks):
     assert tables, "the table parser found no table in bert.pdf"
     glue = [c for c in tables if 3 in c.pages and "60.5" in c.text]
     assert glue and "|" in glue[0].text  # Table 1 as markdown, CoLA score of BERT-Large included
+
+
+def test_short_pages_stay_one_chunk_per_page(ix: IndexSettings):
+    """Slides: each page ends its sentences, so no chunk spans pages however short they are."""
+    els = [el(p, 0, ElementKind.TEXT, f"Slide {p} says one complete thing.", section=["Demo"]) for p in (1, 2, 3)]
+    els.append(el(4, 0, ElementKind.TEXT, "A sentence cut by the page", y=760, section=["Demo"]))
+    els.append(el(5, 0, ElementKind.TEXT, "break goes on over", y=40, section=["Demo"]))
+    els.append(el(6, 0, ElementKind.TEXT, "and no chunk spans three pages.", y=40, section=["Demo"]))
+    chunks = [c for c in chunk_document(DOC, els, ix, words) if c.kind == "text"]
+    assert [c.pages for c in chunks] == [[1], [2], [3], [4, 5], [6]]

@@ -3,8 +3,8 @@
 * Body text (paragraphs, list items, headings, captions, footnotes, formulas) flows into chunks of
   at most ``chunk_tokens`` model tokens within one section, with ``chunk_overlap`` tokens of overlap.
   A heading starts a new chunk and stays with the text under it. Long paragraphs are split at
-  sentence boundaries. A chunk ends at a page break once it holds a useful amount of text, so most
-  chunks cite one page; a short run that continues onto the next page keeps both pages.
+  sentence boundaries. A chunk ends at a page break unless a sentence runs across it (then it
+  cites both pages), so chunks cite the page their text is on.
 * Page headers and footers never enter a chunk.
 * A table is one chunk (caption + markdown, kind ``table``); a long or wide table also gets row-group
   chunks that repeat the header row (kind ``table_rows``), so a cell deep in a table is still found.
@@ -44,7 +44,7 @@ FLOW_KINDS = frozenset(
 )
 PREFIX_WORDS = 8  # words kept from the title and from each heading in the embed prefix
 SECTION_LEVELS = 2  # innermost headings kept in the embed prefix
-PAGE_BREAK_MIN = 4  # a chunk ends at a page break once it holds chunk_tokens / PAGE_BREAK_MIN tokens
+_SENTENCE_DONE = re.compile(r"[.!?:;)\]\"'”]\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[\"'(\[]?[A-Z0-9])")
 _JUNK_TITLE = re.compile(r"(microsoft\s+\w+\s+-|untitled|\.(docx?|tex|pdf|indd|pptx?)\b)", re.I)
 
@@ -159,7 +159,7 @@ class _Flow:
             yield from self.flush()
         elif self.units and not self.headings_only and list(el.section) != self.section:
             yield from self.flush()
-        elif self.units and el.page != self.units[-1].element.page and self.tokens >= ix.chunk_tokens // PAGE_BREAK_MIN:
+        elif self.units and el.page != self.units[-1].element.page and not self._continues(el):
             yield from self.flush()
         if not self.units or self.headings_only:
             self.section = list(el.section)
@@ -168,6 +168,16 @@ class _Flow:
                 yield from self.flush(carry=True)
             self.units.append(unit)
             self.tokens += unit.tokens
+
+    def _continues(self, el: Element) -> bool:
+        """A chunk runs onto the next page only to finish a sentence cut by the page break, and
+        never spans more than two pages (slides and short pages stay one chunk per page)."""
+        last = self.units[-1]
+        if len({u.element.page for u in self.units}) > 1 or el.page != last.element.page + 1:
+            return False
+        if el.kind not in (ElementKind.TEXT, ElementKind.LIST_ITEM):
+            return False
+        return not _SENTENCE_DONE.search(last.text)
 
     def flush(self, carry: bool = False) -> Iterator[Chunk]:
         if not self.units:
