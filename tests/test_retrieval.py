@@ -208,3 +208,30 @@ def test_short_queries_lean_on_exact_terms(hashing):
     hits = r.search("EPYC", k=3)
     assert hits[0].chunk.doc_name == "otsl_2305.03393v1_p9.pdf" and "EPYC" in hits[0].chunk.text
     assert hits[0].channels["sparse_rank"] == 1
+
+
+def test_rerank_reorders_the_fused_pool(hashing):
+    """A /rerank endpoint (served by an httpx MockTransport) that prefers passages naming 'EPYC'."""
+    import json as _json
+
+    import httpx
+
+    from pagelens.retrieve.rerank import HttpReranker
+
+    seen: list[int] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        body = _json.loads(request.content)
+        docs = body["documents"]
+        seen.append(len(docs))
+        results = [{"index": i, "relevance_score": 1.0 if "EPYC" in d else 0.0} for i, d in enumerate(docs)]
+        return httpx.Response(200, json={"results": results})
+
+    settings, store, embedder, _, _ = hashing
+    settings = settings.with_overrides(**{"retrieval.rerank_pool": 12})
+    reranker = HttpReranker("http://rerank.test", transport=httpx.MockTransport(handler))
+    r = Retriever(settings, store, embedder, SparseEncoder(), reranker=reranker)
+    hits = r.search("timing results of the table structure model", k=5, rerank_query="which CPU")
+    assert sum(seen) == 12  # only the top rerank_pool candidates are scored
+    assert "EPYC" in hits[0].chunk.text and hits[0].rerank_score == 1.0
+    assert hits[0].channels["rerank"] == 1.0 and hits[0].score == 1.0
