@@ -31,6 +31,10 @@ from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
+CHUNKER_VERSION = 2
+"""Bump when a change here alters chunk texts or ids, so that an index built by the old code is not
+reused (``Settings.index_identity`` should include it)."""
+
 FLOW_KINDS = frozenset(
     {
         ElementKind.TEXT,
