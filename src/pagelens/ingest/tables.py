@@ -74,20 +74,28 @@ def _rules(drawings: list[dict[str, Any]]) -> tuple[list[tuple[float, float, flo
     hs: list[tuple[float, float, float]] = []
     vs = 0
     for path in drawings:
+        stroked = "s" in (path.get("type") or "")
         for item in path.get("items", ()):
             if item[0] == "l":
                 (x0, y0), (x1, y1) = item[1], item[2]
+                segments = [(x0, y0, x1, y1)]
             elif item[0] == "re":
                 x0, y0, x1, y1 = item[1]
                 if x1 - x0 > 2.5 and y1 - y0 > 2.5:
-                    continue  # a box, not a rule
+                    if not stroked:
+                        continue  # a filled box (a bar, a shaded cell), not a rule
+                    # A stroked box (cell borders drawn as rectangles): its four edges are rules.
+                    segments = [(x0, y0, x1, y0), (x0, y1, x1, y1), (x0, y0, x0, y1), (x1, y0, x1, y1)]
+                else:
+                    segments = [(x0, y0, x1, y1)]
             else:
                 continue
-            w, h = abs(x1 - x0), abs(y1 - y0)
-            if h < 2.5 and w >= 15:
-                hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
-            elif w < 2.5 and h >= 8:
-                vs += 1
+            for x0, y0, x1, y1 in segments:
+                w, h = abs(x1 - x0), abs(y1 - y0)
+                if h < 2.5 and w >= 15:
+                    hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
+                elif w < 2.5 and h >= 8:
+                    vs += 1
     return hs, vs
 
 
