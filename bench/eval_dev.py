@@ -49,15 +49,7 @@ def main() -> None:
     overrides = dict(kv.split("=", 1) for kv in args.set)
     settings = Settings(home=home).with_overrides(**{k: _value(v) for k, v in overrides.items()})
     questions = args.questions or [args.corpus / "questions.jsonl", args.corpus / "questions-special.jsonl"]
-    try:
-        from pagelens.embed import create_text_embedder
-
-        embedder = create_text_embedder(settings.index)
-    except ImportError:  # until the factory lands
-        from pagelens.embed.sentence import SentenceTransformerEmbedder
-
-        embedder = SentenceTransformerEmbedder(settings.index.embedder, batch_size=settings.index.embed_batch_size)
-    with Pagelens(settings, embedder=embedder) as app:
+    with Pagelens(settings) as app:
         report = run_eval(app, questions, args.corpus / "pdfs", k=args.k, answers=args.answers)
     print(report.table())
     if args.misses:
