@@ -250,7 +250,7 @@ def run_eval(
         started = time.perf_counter()
         ingested = app.ingest(pdfs)
         seconds = time.perf_counter() - started
-        pages = sum(r.pages for r in ingested if r.status != "failed")
+        pages = sum(r.pages for r in ingested if r.status == "indexed")  # "unchanged": nothing was done
         failed = [r.error or r.name for r in ingested if r.status == "failed"]
 
     if questions:
