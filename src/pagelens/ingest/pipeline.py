@@ -17,6 +17,7 @@ import pymupdf
 from pagelens.errors import DocumentError, PageError
 from pagelens.ingest import figures, forms, furniture, metadata, order, ocr_page, sections, tables, text
 from pagelens.ingest.context import PageContext
+from pagelens.ingest.figure_ocr import FigureOcrQueue
 from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
 from pagelens.models import Document, Element, ElementKind, IngestResult, element_id
 from pagelens.ocr.protocol import OcrEngine
@@ -44,11 +45,13 @@ class Ingestor:
         catalog: Catalog,
         images: ImageStore,
         ocr: OcrEngine | None = None,
+        warn: Callable[[str], None] | None = None,
     ) -> None:
         self.settings = settings
         self.catalog = catalog
         self.images = images
         self.ocr = ocr
+        self.warn = warn or (lambda message: None)
 
     # -- public ---------------------------------------------------------------------------------
     def ingest_file(self, path: Path, progress: ProgressFn | None = None) -> IngestResult:
@@ -109,23 +112,36 @@ class Ingestor:
         with self.catalog.transaction() as conn:
             self.catalog.begin_document(conn, doc)
             meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
-            for pno in range(pdf.page_count):
-                parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
-                if parsed.error:
-                    doc.failed_pages[pno + 1] = parsed.error
-                if parsed.ocr:
-                    doc.ocr_pages.append(pno + 1)
-                els = parsed.elements
-                if pno == 0:
-                    els = meta_elements + els
-                cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
-                tables.mark_continuations(prev_tables, cur_tables)
-                prev_tables = cur_tables
-                tracker.assign(els)
-                self._finalize(els, counts)
+
+            def write(payload: object) -> None:
+                els, done = payload  # type: ignore[misc]
                 self.catalog.add_elements(conn, els)
                 if progress:
-                    progress(pno + 1, pdf.page_count)
+                    progress(done, pdf.page_count)
+
+            figure_engine = self.ocr if self.settings.ocr_figures else None
+            queue = FigureOcrQueue(
+                figure_engine, self.catalog, self.images, write, warn=lambda m: self.warn(f"{path.name}: {m}")
+            )
+            try:
+                for pno in range(pdf.page_count):
+                    parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
+                    if parsed.error:
+                        doc.failed_pages[pno + 1] = parsed.error
+                    if parsed.ocr:
+                        doc.ocr_pages.append(pno + 1)
+                    els = parsed.elements
+                    if pno == 0:
+                        els = meta_elements + els
+                    cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
+                    tables.mark_continuations(prev_tables, cur_tables)
+                    prev_tables = cur_tables
+                    tracker.assign(els)
+                    self._finalize(els, counts)
+                    queue.add(els, (els, pno + 1))
+                queue.finish()
+            finally:
+                queue.close()
             if doc.failed_pages and len(doc.failed_pages) == pdf.page_count:
                 first = next(iter(doc.failed_pages.values()))
                 raise DocumentError(f"every page failed (first: {first})", file=path, stage="parse")
@@ -177,9 +193,7 @@ class Ingestor:
         els += metadata.page_extras(ctx)
         els = order.reading_order(els, ctx.page.rect)
         order.link_captions(els)
-        if s.ocr_figures and ctx.ocr is not None:
-            ocr_page.ocr_figures(ctx, els)
-        return ParsedPage(els, False)
+        return ParsedPage(els, False)  # raster figures are OCR'd by the FigureOcrQueue
 
     @staticmethod
     def _finalize(els: list[Element], counts: dict[str, int]) -> None:
