@@ -225,8 +225,11 @@ class Settings(BaseSettings):
 
     def index_identity(self) -> dict[str, Any]:
         """The settings that shape vectors and chunks: changing any of them builds a new index."""
+        from pagelens.index.chunking import CHUNKER_VERSION
+
         ix = self.index
         return {
+            "chunker": CHUNKER_VERSION,
             "embedder": ix.embed_url + "|" + ix.embedder if ix.embed_url else ix.embedder,
             "clip": ix.clip_model,
             "chunk_tokens": ix.chunk_tokens,
