@@ -7,6 +7,7 @@ need it. Every component can be injected instead (tests pass fakes through the s
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -241,10 +242,9 @@ class Pagelens:
         return results
 
     def _warm_embedder(self) -> None:
-        try:
+        # A failure here is reported by the indexing step, which meets the same error.
+        with contextlib.suppress(PagelensError):
             self.embedder.embed(["warm up"])
-        except PagelensError:
-            pass  # the indexing step reports it
 
     def _index(self, result: IngestResult, progress: Progress | None) -> None:
         indexer = self.indexer

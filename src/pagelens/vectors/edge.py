@@ -29,7 +29,14 @@ from pathlib import Path
 from typing import Any
 
 from pagelens.errors import ComponentUnavailable, HomeLockedError, IndexError_
-from pagelens.vectors.protocol import ChannelQuery, PointRecord, ScoredPoint, SparseVector, VectorSpec
+from pagelens.vectors.protocol import (
+    ChannelQuery,
+    PointRecord,
+    ScoredPoint,
+    SingleQueryMixin,
+    SparseVector,
+    VectorSpec,
+)
 
 # Segments whose vectors take less than this stay without an HNSW graph and are searched exactly by
 # scan. 30,000 KB is ~20k 384-d float32 vectors. Measured on 2 loaded cores (bench/retrieve.py):
@@ -115,7 +122,7 @@ def _command_line() -> str:
     return " ".join([first, *argv[1:3]])[:80]
 
 
-class EdgeVectorStore:
+class EdgeVectorStore(SingleQueryMixin):
     """Embedded qdrant-edge shards under ``root``; ``home`` only names the data home in messages."""
 
     def __init__(self, root: Path, *, home: Path | None = None, plain_segment_kb: int = PLAIN_SEGMENT_KB) -> None:
@@ -221,16 +228,6 @@ class EdgeVectorStore:
                 self._call(name, "flush", shard.flush)
 
     # -- reads ---------------------------------------------------------------------------------
-
-    def search_dense(
-        self, name: str, vector_name: str, vector: list[float], limit: int, doc_ids: list[str] | None = None
-    ) -> list[ScoredPoint]:
-        return self.search_batch(name, [ChannelQuery(vector_name, list(vector), limit)], doc_ids)[0]
-
-    def search_sparse(
-        self, name: str, vector_name: str, vector: SparseVector, limit: int, doc_ids: list[str] | None = None
-    ) -> list[ScoredPoint]:
-        return self.search_batch(name, [ChannelQuery(vector_name, vector, limit)], doc_ids)[0]
 
     def search_batch(
         self, name: str, queries: list[ChannelQuery], doc_ids: list[str] | None = None

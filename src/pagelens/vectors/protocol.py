@@ -131,3 +131,17 @@ class VectorStore(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class SingleQueryMixin:
+    """``search_dense``/``search_sparse`` for adapters that implement ``search_batch``."""
+
+    def search_dense(
+        self, name: str, vector_name: str, vector: list[float], limit: int, doc_ids: list[str] | None = None
+    ) -> list[ScoredPoint]:
+        return self.search_batch(name, [ChannelQuery(vector_name, list(vector), limit)], doc_ids)[0]  # type: ignore[attr-defined]
+
+    def search_sparse(
+        self, name: str, vector_name: str, vector: SparseVector, limit: int, doc_ids: list[str] | None = None
+    ) -> list[ScoredPoint]:
+        return self.search_batch(name, [ChannelQuery(vector_name, vector, limit)], doc_ids)[0]  # type: ignore[attr-defined]

@@ -12,13 +12,20 @@ import warnings
 from typing import Any
 
 from pagelens.errors import IndexError_
-from pagelens.vectors.protocol import ChannelQuery, PointRecord, ScoredPoint, SparseVector, VectorSpec
+from pagelens.vectors.protocol import (
+    ChannelQuery,
+    PointRecord,
+    ScoredPoint,
+    SingleQueryMixin,
+    SparseVector,
+    VectorSpec,
+)
 
 _UPSERT_BATCH = 256
 _OPTIMIZE_TIMEOUT_S = 600.0
 
 
-class QdrantServerStore:
+class QdrantServerStore(SingleQueryMixin):
     """A ``VectorStore`` over a ``qdrant_client.QdrantClient``; ``close`` closes the client."""
 
     def __init__(self, client: Any, *, label: str | None = None) -> None:
@@ -133,16 +140,6 @@ class QdrantServerStore:
         return waited
 
     # -- reads ---------------------------------------------------------------------------------
-
-    def search_dense(
-        self, name: str, vector_name: str, vector: list[float], limit: int, doc_ids: list[str] | None = None
-    ) -> list[ScoredPoint]:
-        return self.search_batch(name, [ChannelQuery(vector_name, list(vector), limit)], doc_ids)[0]
-
-    def search_sparse(
-        self, name: str, vector_name: str, vector: SparseVector, limit: int, doc_ids: list[str] | None = None
-    ) -> list[ScoredPoint]:
-        return self.search_batch(name, [ChannelQuery(vector_name, vector, limit)], doc_ids)[0]
 
     def search_batch(
         self, name: str, queries: list[ChannelQuery], doc_ids: list[str] | None = None
