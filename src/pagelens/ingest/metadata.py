@@ -55,6 +55,12 @@ def title_from_page(page: pymupdf.Page) -> str | None:
     if not lines:
         return None
     top = max(size for size, _y, _t in lines)
+    chars: dict[float, int] = {}
+    for size, _y, t in lines:
+        chars[round(size, 1)] = chars.get(round(size, 1), 0) + len(t)
+    body = max(chars, key=chars.__getitem__)
+    if top < body * 1.15:
+        return None  # nothing stands out from the body text (e.g. a page cut from the middle of a paper)
     parts = [t for size, _y, t in sorted((ln for ln in lines if ln[0] >= top - 0.5), key=lambda ln: ln[1])]
     return " ".join(parts)[:300] or None
 
