@@ -144,3 +144,18 @@ def test_killed_ingest_leaves_no_half_document_and_is_redone(settings: Settings,
     result = ing.ingest_file(pdf)
     assert result.status == "indexed" and result.pages == 12
     assert {e.page for e in ing.catalog.elements(result.doc_id)} == set(range(1, 13))
+
+
+def test_pages_without_text_and_ocr_off_are_reported_once_per_document(settings: Settings, tmp_path: Path) -> None:
+    src = pymupdf.open()
+    src.new_page().insert_text((72, 100), "Scanned words that only an OCR engine could read.", fontsize=14)
+    png = src[0].get_pixmap(dpi=100).tobytes("png")
+    scan = pymupdf.open()
+    for _ in range(3):
+        scan.new_page().insert_image(scan[-1].rect, stream=png)
+    scan.save(tmp_path / "scan.pdf")
+    warnings: list[str] = []
+    s = settings.with_overrides(**{"ingest.ocr": "off"})
+    ing = Ingestor(s.ingest, Catalog(s.home / "catalog.sqlite3"), ImageStore(s.home / "images"), warn=warnings.append)
+    assert ing.ingest_file(tmp_path / "scan.pdf").status == "indexed"
+    assert warnings == ["scan.pdf: no text layer and OCR is off on pages 1-3"]

@@ -27,9 +27,10 @@ def ingest(
     paths: list[Path] = typer.Argument(..., help="PDF files or folders (searched recursively for *.pdf)."),
     as_json: bool = typer.Option(False, "--json", help="Print the machine-readable summary to stdout."),
     no_index: bool = typer.Option(False, "--no-index", help="Parse and store elements only; skip embedding."),
+    ocr: Optional[str] = typer.Option(None, "--ocr", help="OCR engine: auto|tesseract|easyocr|rapidocr|off."),
 ) -> None:
     """Parse PDFs into typed elements, store them, and index them for search."""
-    with open_app(ctx) as app:
+    with open_app(ctx, **{"ingest.ocr": ocr}) as app:
         show_bars = not ctx.obj.quiet and err_console.is_terminal
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pymupdf
@@ -34,6 +34,7 @@ class ParsedPage:
     elements: list[Element]
     ocr: bool
     error: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 class Ingestor:
@@ -119,6 +120,7 @@ class Ingestor:
                 if progress:
                     progress(done, pdf.page_count)
 
+            warned: dict[str, list[int]] = {}
             figure_engine = self.ocr if self.settings.ocr_figures else None
             queue = FigureOcrQueue(
                 figure_engine, self.catalog, self.images, write, warn=lambda m: self.warn(f"{path.name}: {m}")
@@ -126,6 +128,8 @@ class Ingestor:
             try:
                 for pno in range(pdf.page_count):
                     parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
+                    for w in parsed.warnings:
+                        warned.setdefault(w, []).append(pno + 1)
                     if parsed.error:
                         doc.failed_pages[pno + 1] = parsed.error
                     if parsed.ocr:
@@ -142,6 +146,8 @@ class Ingestor:
                 queue.finish()
             finally:
                 queue.close()
+            for message, pages in warned.items():
+                self.warn(f"{path.name}: {message} on {page_list(pages)}")
             if doc.failed_pages and len(doc.failed_pages) == pdf.page_count:
                 first = next(iter(doc.failed_pages.values()))
                 raise DocumentError(f"every page failed (first: {first})", file=path, stage="parse")
@@ -169,7 +175,9 @@ class Ingestor:
                 page, doc_id=doc_id, file_name=name, settings=self.settings, images=self.images,
                 ocr=self.ocr, furniture=running, pdf_bytes=getattr(pdf, "stream", None),
             )
-            return self._extract(ctx)
+            parsed = self._extract(ctx)
+            parsed.warnings = ctx.warnings
+            return parsed
         except PageError as exc:
             return ParsedPage([], False, exc.reason)
         except Exception as exc:
@@ -201,3 +209,15 @@ class Ingestor:
             e.order = i
             e.id = element_id(e.doc_id, e.page, i, e.kind)
             counts[e.kind.value] = counts.get(e.kind.value, 0) + 1
+
+
+def page_list(pages: list[int]) -> str:
+    """'page 3' / 'pages 1-4, 7'."""
+    runs: list[list[int]] = []
+    for p in pages:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    text = ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+    return f"page {text}" if len(pages) == 1 else f"pages {text}"
