@@ -44,14 +44,32 @@ def rewrite(llm: ChatLLM | None, question: str, history: Sequence[prompts.Turn] 
     """A standalone version of ``question`` given ``history``; the question itself without history,
     without an LLM, or when the LLM fails."""
     pairs = prompts.normalise_history(history, turns)
-    if llm is None or not pairs:
+    if not pairs:
         return question
+    if llm is None:
+        return follow_up_query(question, pairs)
     try:
         out = _one_line(llm.complete(prompts.rewrite_messages(question, pairs), max_tokens=_QUERY_TOKENS, temperature=0))
     except LLMError as exc:
         _note(notes, f"rewrite fell back to the question: {exc}")
-        return question
+        return follow_up_query(question, pairs)
     return out or question
+
+
+_FOLLOW_UP = re.compile(
+    r"^\s*(and|but|also|then|what about|how about|same for|what of)\b"
+    r"|\b(it|its|they|their|them|this|that|these|those|he|she|his|her|the same)\b",
+    re.IGNORECASE,
+)
+
+
+def follow_up_query(question: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """Without an LLM: a short follow-up ("and for the large model?", "what does it cost?") is
+    retrieved together with the previous question, which carries the subject it leaves out."""
+    words = question.split()
+    if pairs and (len(words) <= 3 or (len(words) <= 8 and _FOLLOW_UP.search(question))):
+        return f"{pairs[-1][0].strip()} {question.strip()}"
+    return question
 
 
 def hyde_passage(llm: ChatLLM | None, question: str, notes: list[str] | None = None) -> str | None:
