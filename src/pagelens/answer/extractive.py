@@ -40,27 +40,62 @@ W_RANK = 0.15
 NUMERIC_MISSING_PENALTY = 0.75  # a numeric question, a candidate with no new number
 NUMBER_MATCH_BONUS = 0.10  # per question number found in the candidate (table rows: "6 layers, 768")
 SOURCES_USED = 6  # top sources split into candidates
-EMBED_CANDIDATES = 8  # candidates (by words + rank) that get embedded
+EMBED_CANDIDATES = 12  # candidates (by words + rank) that get embedded
 EMBED_WORDS = 32  # words of a candidate that are embedded (short inputs keep the batch fast)
-ROW_LABEL_BONUS = 0.10  # a table row whose label the question names ("10 g", "Texas", "BERT-Large")
+ROW_LABEL_BONUS = 0.12  # a table row whose label the question names ("10 g", "Texas", "BERT-Large")
 FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
+FIGURE_TEXT_BONUS = 0.12  # a figure's label/OCR text when the question is about a figure
+FIGURE_REF_BONUS = 0.12  # ... and more when the question names that figure ("Fig. 4", "Figure 7-26")
+DATE_BONUS = 0.10  # a "what date / when" question, a candidate holding a calendar date
+NO_DATE_PENALTY = 0.8
+SPEECH_BONUS = 0.10  # a "what does X say / call out" question, a candidate with quoted speech
 EMPTY_CELL_PENALTY = 0.8
 NO_PERSON_PENALTY = 0.6  # a "who" question, a candidate without a person-like name
+LONG_LABEL_PENALTY = 0.8
+TABLE_ROW_BONUS = 0.10  # a row with the asked column, when the question is about a table or an extreme
+MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
+UNASKED_METADATA_PENALTY = 0.8  # a file property ("Title: ...") the question does not name  # a table "row" whose label is a paragraph (notes under a table)
 MAX_SNIPPETS = 3
-SECOND_SNIPPET_RATIO = 0.88  # further snippets need this share of the best score
+SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
+MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
+MAX_SNIPPET_CHARS = 320  # a longer snippet is cut to its stretch richest in question words
 MAX_ROW_CELLS = 14  # cells of a table row written into an answer
+MAX_LABEL_CHARS = 80  # longer first cells are notes, not row labels
+FIGURE_TEXT_CHARS = 240  # figure label/OCR text quoted around the question's words
 
 _NUMERIC_Q = re.compile(
     r"\b(how (many|much|large|big|long|fast|slow|high|low|old)|what (percentage|percent|share|fraction|proportion|"
-    r"score|accuracy|value|number|size|rate|amount|total|count|f1|perplexity|price|cost|year|date)|"
+    r"score|accuracy|value|number|size|rate|amount|total|count|f1|perplexity|price|cost|year)|"
     r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much)\b",
     re.I,
 )
+_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|\bwhen\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
 _PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
 _LABEL_VALUE = re.compile(r"^\s*([^:]{1,60}):\s+(\S.*)$")
+_FIGURE_Q = re.compile(
+    r"\b(fig(ure)?s?|chart|diagram|plot|graph|map|legend|axis|axes|illustrat\w*|panel|pictured|image|photo\w*|"
+    r"screenshot|curves?|bars?|drawing|sketch)\b",
+    re.I,
+)
+_FIGURE_REF = re.compile(r"\bfig(?:ure)?\.?\s*(\d+(?:[-.]\d+)*)", re.I)
+_FIGURE_BODY = re.compile(r"^(Labels|Text in image|Description):\s*")
+_SPEECH_Q = re.compile(
+    r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
+)
+_QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
+_SPEECH_END = re.compile(r"\b(says|said|asks|asked|replies|replied|cries|cried|calls|called|shouts|shouted|"
+                         r"exclaims|exclaimed|answers|answered)\s*[,:]$", re.I)
+_TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
+_WH = re.compile(r"\b(what|which|who|whom|how|when|where)\b", re.I)
+_TOTAL_ROW = re.compile(r"^\s*(grand\s+)?(totals?|sum|all|overall)\b", re.I)
+_GENERIC_HEADER = re.compile(r"^col\d+$", re.I)  # names a table finder gives unnamed columns
+# Form-field words that name the same thing ("telephone" asks for the PHONE field).
+_FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "mail": {"email"},
+                   "email": {"mail"}, "postal": {"zip"}, "zip": {"postal", "postcod"}, "sex": {"gender"},
+                   "gender": {"sex"}, "surnam": {"last"}, "forenam": {"first"}}
 
 
 @dataclass
@@ -69,9 +104,11 @@ class Candidate:
     match_text: str  # what is scored (a table row carries its header names)
     source: int  # 0-based index into the hits
     page: int
-    kind: str  # sentence | row | field | figure
+    kind: str  # sentence | row | field | figure (caption) | figtext (labels, OCR)
     header: list[str] = field(default_factory=list)
     cells: list[str] = field(default_factory=list)
+    label: str = ""  # a row's naming cells; a figure's caption
+    source_kind: str = ""  # the chunk kind it came from
     score: float = 0.0
     lexical: float = 0.0
     bonus: float = 0.0
@@ -93,17 +130,14 @@ class ExtractiveAnswerer:
             return ABSTAIN_TEXT, True, 0.0
         q_terms = tx.content_terms(question)
         idf = _idf(q_terms, cands)
-        q_numbers = tx.numbers(question)
-        numeric = bool(_NUMERIC_Q.search(question))
-        person = bool(_PERSON_Q.search(question))
-        cues = _Cues(q_terms, q_numbers, numeric, person)
+        cues = _Cues.of(question, q_terms)
         for c in cands:
             c.lexical = _coverage(q_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
         # Only the candidates that look promising without meaning get embedded (one batch).
         pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
-        sims = self._similarities(question, [" ".join(c.text.split()[:EMBED_WORDS]) for c in pool])
+        sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
         for c, sim in zip(pool, sims):
             c.score = min(1.0, c.score + W_SEMANTIC * max(0.0, sim) * c.factor)
         pool.sort(key=lambda c: -c.score)
@@ -117,7 +151,12 @@ class ExtractiveAnswerer:
                 break
             if not any(_overlaps(c, o) for o in chosen):
                 chosen.append(c)
-        parts = [f"{self._render(c, question, q_terms, top)} {format_citation(c.source + 1, c.page)}" for c in chosen]
+        parts: list[str] = []
+        for c in chosen:
+            part = f"{self._render(c, question, q_terms, top)} {format_citation(c.source + 1, c.page)}"
+            if part in parts or (parts and sum(len(p) + 1 for p in parts) + len(part) > MAX_ANSWER_CHARS):
+                continue
+            parts.append(part)
         return " ".join(parts), False, best.score
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -125,18 +164,22 @@ class ExtractiveAnswerer:
         return [float(x) for x in vecs[1:] @ vecs[0]]
 
     def _render(self, c: Candidate, question: str, q_terms: list[str], hits: Sequence[SearchHit]) -> str:
+        terms = set(q_terms)
+        if c.kind == "figtext":
+            caption = tx.window(c.label, terms, 90) if c.label else "Figure"
+            return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind != "row" or not c.header:
-            return c.text
-        col = _best_column(c.header, q_terms)
+            return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
+        col = _best_column(c.header, q_terms, _ask_terms(question))
         row = c
-        named = bool(c.cells) and _label_matches(c.cells[0], q_terms)
-        if col is not None and not named and (_MIN_Q.search(question) or _MAX_Q.search(question)):
+        if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
             row = _extreme_row(c, col, question, hits) or c
-        label = row.cells[0] if row.cells else ""
+        elif col is not None and (marked := _marked_rows(c, col, hits)) is not None:
+            return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         lead = ""
-        if col is not None and col < len(row.cells) and col > 0:
-            lead = f"{label} — {row.header[col]}: {row.cells[col]}. "
-        return f"{lead}Row: {_row_text(row.header, row.cells)}"
+        if col is not None and col < len(row.cells) and row.cells[col]:
+            lead = f"{row.label or row.cells[0]} — {row.header[col]}: {row.cells[col]}. "
+        return f"{lead}Row: {tx.window(_row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
 
 
 @dataclass
@@ -147,22 +190,59 @@ class _Cues:
     q_numbers: set[str]
     numeric: bool
     person: bool
+    date: bool = False
+    speech: bool = False
+    figure: bool = False
+    figure_refs: set[str] = field(default_factory=set)
+    table: bool = False  # the question names a table, row or column, or asks for an extreme value
+    ask_terms: list[str] = field(default_factory=list)  # content words from the last wh-word on
+    modifier: list[str] = field(default_factory=list)  # first word of a two-word focus ("e-mail" address)
+
+    @classmethod
+    def of(cls, question: str, q_terms: list[str]) -> _Cues:
+        date = bool(_DATE_Q.search(question))
+        table = bool(_TABLE_Q.search(question) or _MIN_Q.search(question) or _MAX_Q.search(question))
+        focus = _FOCUS.match(question)
+        words = [ts for w in focus.group(1).split() if (ts := tx.content_terms(w))] if focus else []
+        return cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
+                   bool(_PERSON_Q.search(question)), date, bool(_SPEECH_Q.search(question)),
+                   bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
+                   table, _ask_terms(question), words[0] if len(words) >= 2 else [])
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
         found = tx.numbers(c.match_text)
         if self.q_numbers:
             bonus += NUMBER_MATCH_BONUS * len(self.q_numbers & found) / len(self.q_numbers)
-        if c.kind == "field" and (m := _LABEL_VALUE.match(c.text)) and _label_matches(m.group(1), self.q_terms):
-            bonus += FIELD_LABEL_BONUS
+        if c.kind == "field" and (m := _LABEL_VALUE.match(c.text)):
+            bonus += FIELD_LABEL_BONUS * _label_score(m.group(1), _with_synonyms(self.q_terms))
+            if self.modifier and not _label_score(" ".join(self.modifier), tx.content_terms(m.group(1))):
+                factor *= MODIFIER_MISSING_PENALTY  # "Address 2" for the "e-mail address"
+            elif c.source_kind == "metadata" and not _label_score(m.group(1), self.q_terms):
+                factor *= UNASKED_METADATA_PENALTY  # a file's title answers questions about titles
         if c.kind == "row" and c.cells:
-            if _label_matches(c.cells[0], self.q_terms):
-                bonus += ROW_LABEL_BONUS
-            col = _best_column(c.header, self.q_terms)
+            if len(c.label) > MAX_LABEL_CHARS:
+                factor *= LONG_LABEL_PENALTY
+            elif c.label:
+                bonus += ROW_LABEL_BONUS * _label_score(c.label, self.q_terms)
+            col = _best_column(c.header, self.q_terms, self.ask_terms)
             if col is not None and (col >= len(c.cells) or c.cells[col].strip() in ("", "-", "–", "—")):
                 factor *= EMPTY_CELL_PENALTY  # the asked column is blank in this row
+            elif col is not None and self.table:
+                bonus += TABLE_ROW_BONUS
+        if c.kind in ("figtext", "figure") and self.figure:
+            bonus += FIGURE_TEXT_BONUS if c.kind == "figtext" else 0.0
+            if self.figure_refs & set(_FIGURE_REF.findall(c.label or c.text)):
+                bonus += FIGURE_REF_BONUS
         if self.person and not _PERSON.search(c.text):
             factor *= NO_PERSON_PENALTY
+        if self.date:
+            if tx.has_date(c.text):
+                bonus += DATE_BONUS
+            else:
+                factor *= NO_DATE_PENALTY
+        if self.speech and _QUOTE.search(c.text):
+            bonus += SPEECH_BONUS
         if self.numeric and not (found - self.q_numbers):
             factor *= NUMERIC_MISSING_PENALTY
         return bonus, factor
@@ -171,6 +251,13 @@ class _Cues:
 # -- candidates ------------------------------------------------------------------------------------
 def candidates(hit: SearchHit, index: int) -> list[Candidate]:
     """Candidate snippets of one source."""
+    out = _split(hit, index)
+    for c in out:
+        c.source_kind = hit.chunk.kind
+    return out
+
+
+def _split(hit: SearchHit, index: int) -> list[Candidate]:
     chunk = hit.chunk
     page = chunk.page
     out: list[Candidate] = []
@@ -178,31 +265,75 @@ def candidates(hit: SearchHit, index: int) -> list[Candidate]:
     table_lines = [ln for ln in lines if tx.is_table_line(ln)]
     other = [ln for ln in lines if not tx.is_table_line(ln)]
     if table_lines:
-        header, rows = tx.parse_markdown_table(table_lines)
-        caption = " ".join(" ".join(other).split())
-        for r in rows:
-            row_text = _row_text(header, r)
-            match = f"{row_text} ({caption[:160]})" if caption else row_text
-            out.append(Candidate(row_text, match, index, page, "row", header, r))
+        out.extend(_row_candidates(table_lines, " ".join(" ".join(other).split()), index, page))
     if chunk.kind in ("form", "metadata"):
+        doc_words = re.sub(r"[_\W]+", " ", chunk.doc_name.rsplit(".", 1)[0])
         for ln in other:
             if ln.startswith("Document: "):  # the file name line of the metadata chunk
                 continue
-            if _LABEL_VALUE.match(ln):
-                out.append(Candidate(ln.strip(), ln.strip(), index, page, "field"))
+            if _LABEL_VALUE.match(ln):  # a bare "label: value" is scored with the form's name
+                out.append(Candidate(ln.strip(), f"{ln.strip()} ({doc_words})", index, page, "field"))
             elif ln.strip():
                 out.extend(Candidate(s, s, index, page, "sentence") for s in tx.split_sentences(ln))
         return out
     if chunk.kind == "figure":
+        caption = " ".join(" ".join(ln for ln in other if not _FIGURE_BODY.match(ln.strip())).split())
+        bodies: list[str] = []
         for ln in other:
-            body = re.sub(r"^(Labels|Text in image|Description):\s*", "", ln.strip())
-            for s in tx.split_sentences(body):
-                out.append(Candidate(s, s, index, page, "figure"))
+            m = _FIGURE_BODY.match(ln.strip())
+            body = " ".join(ln.strip()[m.end():].split()) if m else ""
+            if body and not any(body in b or b in body for b in bodies):
+                bodies.append(body)
+        for s in tx.split_sentences(caption):
+            out.append(Candidate(s, s, index, page, "figure", label=caption))
+        for body in bodies:
+            out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
-    if not table_lines:
-        out.extend(Candidate(s, s, index, page, "sentence") for s in tx.split_sentences("\n".join(other)))
-    elif other:  # a table's caption is a candidate too ("Table 2: ... F1 93.2")
-        out.extend(Candidate(s, s, index, page, "sentence") for s in tx.split_sentences(" ".join(other)))
+    text = "\n".join(other) if not table_lines else " ".join(other)  # a table's caption is a candidate too
+    out.extend(Candidate(s, s, index, page, "sentence") for s in _join_speech(tx.split_sentences(text)))
+    return out
+
+
+def _row_candidates(table_lines: list[str], caption: str, index: int, page: int) -> list[Candidate]:
+    """One candidate per table row, named by its header; a row's label is glossed by the caption
+    sentence that defines it ("“LTR & No NSP” is trained as a left-to-right LM ...")."""
+    header, rows = tx.parse_markdown_table(table_lines)
+    header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
+    out: list[Candidate] = []
+    prev: list[str] = []
+    for r in rows:
+        lead = next((i for i, c in enumerate(r) if c), len(r))
+        if 0 < lead < len(r) and len(prev) >= lead:  # cells merged down from the row above
+            r = prev[:lead] + r[lead:]
+        prev = r
+        label = tx.row_label(r)
+        row_text = _row_text(header, r)
+        gloss = _gloss(label, caption)
+        match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
+        out.append(Candidate(row_text, match, index, page, "row", header, r, label=label))
+    return out
+
+
+def _gloss(label: str, caption: str) -> str:
+    """The caption sentence that names ``label`` (quoted first), or ""."""
+    if not label or len(label) > 40 or not caption:
+        return ""
+    sentences = tx.split_sentences(caption)
+    for pattern in (f"“{label}”", f'"{label}"', label):
+        hit = next((s for s in sentences if pattern in s), None)
+        if hit:
+            return hit
+    return ""
+
+
+def _join_speech(sentences: list[str]) -> list[str]:
+    """A sentence ending in "he says," is joined with the quoted words that follow it."""
+    out: list[str] = []
+    for s in sentences:
+        if out and _SPEECH_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
     return out
 
 
@@ -240,10 +371,20 @@ def _coverage(q_terms: list[str], idf: dict[str, float], text: str) -> float:
     return got / total if total else 0.0
 
 
-def _label_matches(label: str, q_terms: list[str]) -> bool:
-    terms = tx.content_terms(label)
+def _label_score(label: str, q_terms: list[str] | set[str]) -> float:
+    """Share of a label's content words the question uses (abbreviations and joined spellings count)."""
+    terms = set(tx.content_terms(label))
     qs = set(q_terms)
-    return bool(terms) and all(t in qs or _prefix_match(t, qs) for t in terms)
+    if not terms:
+        return 0.0
+    return sum(1 for t in terms if t in qs or _prefix_match(t, qs)) / len(terms)
+
+
+def _with_synonyms(q_terms: list[str]) -> set[str]:
+    out = set(q_terms)
+    for t in q_terms:
+        out |= _FIELD_SYNONYMS.get(t, set())
+    return out
 
 
 def _prefix_match(term: str, terms: set[str]) -> bool:
@@ -287,13 +428,14 @@ def _missing_focus(question: str, hits: Sequence[SearchHit]) -> bool:
     m = _FOCUS.match(question)
     if not m:
         return False
-    focus = {t for t in tx.content_terms(m.group(1).replace("-", " "))}
-    if len(focus) < 2:
+    words = [ts for w in m.group(1).split() if (ts := tx.content_terms(w))]
+    if len(words) < 2:
         return False
     corpus: set[str] = set()
     for h in hits:
         corpus.update(tx.content_terms(h.chunk.text))
-    return not any(t in corpus for t in focus)
+    missing = [not any(t in corpus or _prefix_match(t, corpus) for t in ts) for ts in words]
+    return all(missing)
 
 
 def _abstain_on_names(missing: list[str]) -> bool:
@@ -311,8 +453,16 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
 
 
 # -- tables ----------------------------------------------------------------------------------------
-def _best_column(header: list[str], q_terms: list[str]) -> int | None:
-    qs = set(q_terms)
+def _best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | None = None) -> int | None:
+    """The column the question asks for: named by the words after its wh-word when they name one
+    ("..., which actions are allowed for a user with *no authority*"), else by any of its words."""
+    for terms in (ask_terms, q_terms):
+        if terms and (col := _column_named(header, set(terms))) is not None:
+            return col
+    return None
+
+
+def _column_named(header: list[str], qs: set[str]) -> int | None:
     best, best_score = None, 0.0
     for i, name in enumerate(header):
         if i == 0 or not name:
@@ -327,17 +477,41 @@ def _best_column(header: list[str], q_terms: list[str]) -> int | None:
     return best
 
 
+def _ask_terms(question: str) -> list[str]:
+    last = None
+    for last in _WH.finditer(question):
+        pass
+    return tx.content_terms(question[last.start():]) if last else []
+
+
+def _table_rows(c: Candidate, hits: Sequence[SearchHit]) -> list[Candidate]:
+    """The labelled rows of ``c``'s table (notes and unlabelled unit rows left out)."""
+    rows = [x for x in candidates(hits[c.source], c.source) if x.kind == "row" and x.header == c.header]
+    return [r for r in rows if r.label and len(r.label) <= MAX_LABEL_CHARS]
+
+
 def _extreme_row(c: Candidate, col: int, question: str, hits: Sequence[SearchHit]) -> Candidate | None:
     """The row of the same table with the smallest/largest numeric value in column ``col``, among
-    rows whose label shares a word with the question when some do."""
-    chunk = hits[c.source].chunk
-    rows = [x for x in candidates(hits[c.source], c.source) if x.kind == "row" and x.header == c.header]
+    rows whose label shares a word with the question when some do; total rows are left out unless
+    the question asks for a total."""
+    rows = _table_rows(c, hits)
     q = set(tx.content_terms(question))
-    rows = [r for r in rows if r.cells and r.cells[0].strip()]  # unlabelled rows are units/counts
-    labelled = [r for r in rows if set(tx.content_terms(r.cells[0])) & q]
+    if not ({"total", "sum", "overal"} & q):
+        rows = [r for r in rows if not _TOTAL_ROW.match(r.label)]
+    labelled = [r for r in rows if set(tx.content_terms(r.label)) & q]
     pool = labelled or rows
     scored = [(v, r) for r in pool if col < len(r.cells) and (v := tx.to_float(r.cells[col])) is not None]
-    if not scored or chunk is None:
+    if not scored:
         return None
     pick = min if _MIN_Q.search(question) else max
     return pick(scored, key=lambda vr: vr[0])[1]
+
+
+def _marked_rows(c: Candidate, col: int, hits: Sequence[SearchHit]) -> list[str] | None:
+    """Labels of the rows ticked in column ``col`` when that column holds tick marks ("X", "✓"),
+    as in a feature/permission matrix; None for a column of values."""
+    rows = _table_rows(c, hits)
+    values = [r.cells[col] for r in rows if col < len(r.cells) and r.cells[col].strip()]
+    if not values or sum(tx.is_mark(v) for v in values) < 0.8 * len(values):
+        return None
+    return [r.label for r in rows if col < len(r.cells) and tx.is_mark(r.cells[col])]

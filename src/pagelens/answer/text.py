@@ -25,6 +25,14 @@ NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Inc|Ltd)\.$", re.I)
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“]?[A-Z0-9])")
 MAX_SENTENCE_CHARS = 420
+_SPACED_THOUSANDS = re.compile(r"\b(\d{1,3})((?: \d{3})+)\b")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+DATE = re.compile(
+    rf"\b(?:\d{{1,2}}[/.-]\d{{1,2}}[/.-]\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}}|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}})(?!\d)",
+    re.I,
+)
+MARKS = frozenset({"x", "✓", "✔", "✗", "yes", "y", "•", "●", "■", "*"})
 
 
 @lru_cache(maxsize=1)
@@ -145,7 +153,8 @@ def parse_markdown_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
 
 
 def to_float(cell: str) -> float | None:
-    m = NUMBER.search(cell.replace("−", "-"))
+    cell = _SPACED_THOUSANDS.sub(lambda m: m.group(1) + m.group(2).replace(" ", ""), cell.replace("−", "-"))  # "98 452" is 98452
+    m = NUMBER.search(cell)
     if not m:
         return None
     try:
@@ -191,3 +200,47 @@ def key_names(question: str) -> list[list[str]]:
     if run:
         names.append(run)
     return names
+
+
+def has_date(text: str) -> bool:
+    """A calendar date: 08/29/2020, 14/09/16, 2016-09-14, September 14, 2016, 14 Sep 2016."""
+    return bool(DATE.search(text))
+
+
+def is_mark(cell: str) -> bool:
+    """A tick-box cell ("X", "✓", "Yes")."""
+    return cell.strip().lower() in MARKS
+
+
+def row_label(cells: list[str]) -> str:
+    """The naming cells of a table row: the cells with letters that are not tick marks (the first
+    three), e.g. "LTR & No NSP", "Texas", "OTSL" in a row led by layer counts."""
+    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c) and to_float(c) is None]
+    return " ".join(named[:3])
+
+
+def window(text: str, terms: set[str], width: int) -> str:
+    """The ``width``-character stretch of ``text`` (cut at spaces) holding the most distinct
+    ``terms`` (stemmed content words), with "…" where it was cut; ``text`` itself when short enough."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    tokens = flat.split(" ")
+    found = [set(content_terms(t)) & terms for t in tokens]
+    best: tuple[float, int, int] = (-1.0, 0, 0)
+    for start in range(len(tokens)):
+        length, end, seen, count = 0, start, set(), 0
+        while end < len(tokens) and length + len(tokens[end]) + 1 <= width:
+            length += len(tokens[end]) + 1
+            seen |= found[end]
+            count += bool(found[end])
+            end += 1
+        score = len(seen) + 0.1 * count
+        if score > best[0]:
+            best = (score, start, end)
+        if end == len(tokens):
+            break
+    _, start, end = best
+    lead = "… " if start > 0 else ""
+    tail = " …" if end < len(tokens) else ""
+    return f"{lead}{' '.join(tokens[start:end])}{tail}"
