@@ -88,3 +88,48 @@ def test_answerer_without_llm_is_extractive_with_checked_citations(tmp_path, ber
     assert answer.cited and all(c.valid for c in answer.cited) and answer.invalid_citations == []
     assert any(c.page == 5 and c.doc == "bert.pdf" for c in answer.cited)
     assert {"retrieve", "generate", "total"} <= set(answer.timings_ms)
+
+
+@pytest.fixture(scope="module")
+def hr_form(corpus):
+    import pymupdf
+
+    with pymupdf.open(corpus / "sp-form-hr-employee.pdf") as doc:
+        lines = [f"{w.field_name.replace('_', ' ')}: {w.field_value}" for w in doc[0].widgets()
+                 if w.field_type_string == "Text" and w.field_value]
+    return Chunk(id="form", doc_id="f", doc_name="sp-form-hr-employee.pdf", kind="form", text="\n".join(lines),
+                 embed_text="\n".join(lines), pages=[1], bboxes=[(1, (0, 0, 600, 800))])
+
+
+def test_form_date_and_phone_fields_by_answer_type_and_label(answerer, hr_form):
+    text, abstained, _ = answerer.answer("What date of birth is entered on the HR employee form?", [hit(hr_form)])
+    assert not abstained and "08/29/2020" in text.split("[1, p.1]")[0]  # the date field comes first
+    text, abstained, _ = answerer.answer("What work telephone number is given on the HR employee form?", [hit(hr_form)])
+    assert not abstained and "0987654321" in text
+
+
+def test_tick_mark_column_lists_the_marked_rows(answerer, corpus):
+    table = next(c for c in pdf_chunks(corpus / "redp5110_sampled.pdf", [9]) if c.kind == "table")
+    q = "According to the comparison of function usage IDs and *JOBCTL authority, which user actions are " \
+        "allowed even for a user with no authority?"
+    text, abstained, _ = answerer.answer(q, [hit(table)])
+    assert not abstained and text.startswith("No Authority is marked for:")
+    marked = text.split("[1, p.9]")[0]
+    assert "Visual Explain within Run SQL scripts" in marked and "ANALYZE PLAN CACHE" not in marked
+
+
+def test_answer_is_short_and_every_snippet_cited(answerer, searcher):
+    q = "How is BERT pre-trained, and on which corpora?"
+    text, abstained, _ = answerer.answer(q, searcher.search(q, k=8))
+    assert not abstained and len(text) <= 600 + 20
+    assert 1 <= len(re.findall(r"\[\d+, p\.\d+\]", text)) <= 3
+
+
+def test_row_label_is_glossed_by_its_caption_definition(corpus):
+    from pagelens.answer import text as tx
+
+    table = next(c for c in pdf_chunks(corpus / "bert.pdf", [8]) if c.kind == "table")
+    caption = " ".join(ln for ln in table.text.splitlines() if not tx.is_table_line(ln))
+    assert tx.gloss("LTR & No NSP", caption).startswith("“LTR & No NSP” is trained as a left-to-right LM")
+    assert tx.gloss("No NSP", caption).startswith("“No NSP” is trained without")  # the quoted name wins
+    assert tx.row_label(["4", "2", "OTSL", "0.952", "1.22"]) == "OTSL"  # counts lead, the name follows

@@ -40,8 +40,8 @@ W_RANK = 0.15
 NUMERIC_MISSING_PENALTY = 0.75  # a numeric question, a candidate with no new number
 NUMBER_MATCH_BONUS = 0.10  # per question number found in the candidate (table rows: "6 layers, 768")
 SOURCES_USED = 6  # top sources split into candidates
-EMBED_CANDIDATES = 12  # candidates (by words + rank) that get embedded
-EMBED_WORDS = 32  # words of a candidate that are embedded (short inputs keep the batch fast)
+EMBED_CANDIDATES = 10  # candidates (by words + rank) that get embedded
+EMBED_WORDS = 24  # words of a candidate that are embedded (short inputs keep the batch fast)
 ROW_LABEL_BONUS = 0.12  # a table row whose label the question names ("10 g", "Texas", "BERT-Large")
 FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
 FIGURE_TEXT_BONUS = 0.12  # a figure's label/OCR text when the question is about a figure
@@ -59,7 +59,6 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 MAX_SNIPPET_CHARS = 320  # a longer snippet is cut to its stretch richest in question words
-MAX_ROW_CELLS = 14  # cells of a table row written into an answer
 MAX_LABEL_CHARS = 80  # longer first cells are notes, not row labels
 FIGURE_TEXT_CHARS = 240  # figure label/OCR text quoted around the question's words
 
@@ -86,10 +85,7 @@ _SPEECH_Q = re.compile(
     r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
 )
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
-_SPEECH_END = re.compile(r"\b(says|said|asks|asked|replies|replied|cries|cried|calls|called|shouts|shouted|"
-                         r"exclaims|exclaimed|answers|answered)\s*[,:]$", re.I)
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
-_WH = re.compile(r"\b(what|which|who|whom|how|when|where)\b", re.I)
 _TOTAL_ROW = re.compile(r"^\s*(grand\s+)?(totals?|sum|all|overall)\b", re.I)
 _GENERIC_HEADER = re.compile(r"^col\d+$", re.I)  # names a table finder gives unnamed columns
 # Form-field words that name the same thing ("telephone" asks for the PHONE field).
@@ -142,8 +138,7 @@ class ExtractiveAnswerer:
             c.score = min(1.0, c.score + W_SEMANTIC * max(0.0, sim) * c.factor)
         pool.sort(key=lambda c: -c.score)
         best = pool[0]
-        if (best.score < self.settings.abstain_threshold or _abstain_on_names(_missing_names(question, top))
-                or _missing_focus(question, top)):
+        if best.score < self.settings.abstain_threshold or _off_topic(question, top):
             return ABSTAIN_TEXT, True, best.score
         chosen = [best]
         for c in pool[1:]:
@@ -170,7 +165,7 @@ class ExtractiveAnswerer:
             return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind != "row" or not c.header:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
-        col = _best_column(c.header, q_terms, _ask_terms(question))
+        col = tx.best_column(c.header, q_terms, tx.ask_terms(question))
         row = c
         if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
             row = _extreme_row(c, col, question, hits) or c
@@ -179,7 +174,7 @@ class ExtractiveAnswerer:
         lead = ""
         if col is not None and col < len(row.cells) and row.cells[col]:
             lead = f"{row.label or row.cells[0]} — {row.header[col]}: {row.cells[col]}. "
-        return f"{lead}Row: {tx.window(_row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
+        return f"{lead}Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
 
 
 @dataclass
@@ -202,12 +197,11 @@ class _Cues:
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
         date = bool(_DATE_Q.search(question))
         table = bool(_TABLE_Q.search(question) or _MIN_Q.search(question) or _MAX_Q.search(question))
-        focus = _FOCUS.match(question)
-        words = [ts for w in focus.group(1).split() if (ts := tx.content_terms(w))] if focus else []
+        words = tx.focus_words(question)
         return cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
                    bool(_PERSON_Q.search(question)), date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
-                   table, _ask_terms(question), words[0] if len(words) >= 2 else [])
+                   table, tx.ask_terms(question), words[0] if len(words) >= 2 else [])
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -215,17 +209,17 @@ class _Cues:
         if self.q_numbers:
             bonus += NUMBER_MATCH_BONUS * len(self.q_numbers & found) / len(self.q_numbers)
         if c.kind == "field" and (m := _LABEL_VALUE.match(c.text)):
-            bonus += FIELD_LABEL_BONUS * _label_score(m.group(1), _with_synonyms(self.q_terms))
-            if self.modifier and not _label_score(" ".join(self.modifier), tx.content_terms(m.group(1))):
+            bonus += FIELD_LABEL_BONUS * tx.label_score(m.group(1), _with_synonyms(self.q_terms))
+            if self.modifier and not tx.label_score(" ".join(self.modifier), tx.content_terms(m.group(1))):
                 factor *= MODIFIER_MISSING_PENALTY  # "Address 2" for the "e-mail address"
-            elif c.source_kind == "metadata" and not _label_score(m.group(1), self.q_terms):
+            elif c.source_kind == "metadata" and not tx.label_score(m.group(1), self.q_terms):
                 factor *= UNASKED_METADATA_PENALTY  # a file's title answers questions about titles
         if c.kind == "row" and c.cells:
             if len(c.label) > MAX_LABEL_CHARS:
                 factor *= LONG_LABEL_PENALTY
             elif c.label:
-                bonus += ROW_LABEL_BONUS * _label_score(c.label, self.q_terms)
-            col = _best_column(c.header, self.q_terms, self.ask_terms)
+                bonus += ROW_LABEL_BONUS * tx.label_score(c.label, self.q_terms)
+            col = tx.best_column(c.header, self.q_terms, self.ask_terms)
             if col is not None and (col >= len(c.cells) or c.cells[col].strip() in ("", "-", "–", "—")):
                 factor *= EMPTY_CELL_PENALTY  # the asked column is blank in this row
             elif col is not None and self.table:
@@ -290,7 +284,7 @@ def _split(hit: SearchHit, index: int) -> list[Candidate]:
             out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
     text = "\n".join(other) if not table_lines else " ".join(other)  # a table's caption is a candidate too
-    out.extend(Candidate(s, s, index, page, "sentence") for s in _join_speech(tx.split_sentences(text)))
+    out.extend(Candidate(s, s, index, page, "sentence") for s in tx.join_speech(tx.split_sentences(text)))
     return out
 
 
@@ -307,45 +301,11 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
             r = prev[:lead] + r[lead:]
         prev = r
         label = tx.row_label(r)
-        row_text = _row_text(header, r)
-        gloss = _gloss(label, caption)
+        row_text = tx.row_text(header, r)
+        gloss = tx.gloss(label, caption)
         match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
         out.append(Candidate(row_text, match, index, page, "row", header, r, label=label))
     return out
-
-
-def _gloss(label: str, caption: str) -> str:
-    """The caption sentence that names ``label`` (quoted first), or ""."""
-    if not label or len(label) > 40 or not caption:
-        return ""
-    sentences = tx.split_sentences(caption)
-    for pattern in (f"“{label}”", f'"{label}"', label):
-        hit = next((s for s in sentences if pattern in s), None)
-        if hit:
-            return hit
-    return ""
-
-
-def _join_speech(sentences: list[str]) -> list[str]:
-    """A sentence ending in "he says," is joined with the quoted words that follow it."""
-    out: list[str] = []
-    for s in sentences:
-        if out and _SPEECH_END.search(out[-1]):
-            out[-1] = f"{out[-1]} {s}"
-        else:
-            out.append(s)
-    return out
-
-
-def _row_text(header: list[str], cells: list[str]) -> str:
-    parts = []
-    for i, cell in enumerate(cells[:MAX_ROW_CELLS]):
-        if not cell:
-            continue
-        name = header[i] if i < len(header) else ""
-        parts.append(f"{name}: {cell}" if name and i > 0 else cell)
-    text = "; ".join(parts)
-    return text + (" …" if len(cells) > MAX_ROW_CELLS else "")
 
 
 # -- scoring ---------------------------------------------------------------------------------------
@@ -367,17 +327,8 @@ def _coverage(q_terms: list[str], idf: dict[str, float], text: str) -> float:
     terms = set(tx.content_terms(text))
     uniq = set(q_terms)
     total = sum(idf[t] for t in uniq)
-    got = sum(idf[t] for t in uniq if t in terms or _prefix_match(t, terms))
+    got = sum(idf[t] for t in uniq if t in terms or tx.prefix_match(t, terms))
     return got / total if total else 0.0
-
-
-def _label_score(label: str, q_terms: list[str] | set[str]) -> float:
-    """Share of a label's content words the question uses (abbreviations and joined spellings count)."""
-    terms = set(tx.content_terms(label))
-    qs = set(q_terms)
-    if not terms:
-        return 0.0
-    return sum(1 for t in terms if t in qs or _prefix_match(t, qs)) / len(terms)
 
 
 def _with_synonyms(q_terms: list[str]) -> set[str]:
@@ -387,62 +338,21 @@ def _with_synonyms(q_terms: list[str]) -> set[str]:
     return out
 
 
-def _prefix_match(term: str, terms: set[str]) -> bool:
-    """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'."""
-    if len(term) < 3:
-        return False
-    return any(len(t) >= 3 and (t.startswith(term) or term.startswith(t)) for t in terms)
-
-
 def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
 
 
-def _missing_names(question: str, hits: Sequence[SearchHit]) -> list[str]:
-    """Names the question relies on that appear in none of the sources (capitalised names, acronyms,
-    years, months). The documents may discuss the topic but not the thing asked ("BLEU on WMT 2014",
-    "October 2015" where only November is reported): quoting the nearest sentence would then answer
-    a different question."""
-    corpus: set[str] = set()
+def _off_topic(question: str, hits: Sequence[SearchHit]) -> bool:
+    """The sources discuss the topic but not the thing asked: names (capitalised words, acronyms,
+    years, months) or the focus words of the question are missing from all of them ("BLEU on WMT
+    2014", "October 2015" where only November is reported, "the license price"). Quoting the nearest
+    sentence would then answer a different question."""
+    texts: set[str] = set()
+    named: set[str] = set()
     for h in hits:
-        corpus.update(tx.content_terms(h.chunk.text))
-        corpus.update(tx.content_terms(" ".join(h.chunk.section)))
-        corpus.update(tx.content_terms(h.chunk.doc_name))
-    missing = []
-    for name in tx.key_names(question):
-        if not any(t in corpus or _prefix_match(t, corpus) for t in name):
-            missing.append(" ".join(name))
-    return missing
-
-
-_FOCUS = re.compile(
-    r"^(?:.*?,\s*)?(?:what|which)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
-    r"(?:of|for|in|on|does|do|did|is|are|was|were|has|have|had|that|to|at|by)\b",
-    re.I,
-)
-
-
-def _missing_focus(question: str, hits: Sequence[SearchHit]) -> bool:
-    """True when the thing asked for ("the *license price* of ...") has two or more content words and
-    none of them occurs in the sources."""
-    m = _FOCUS.match(question)
-    if not m:
-        return False
-    words = [ts for w in m.group(1).split() if (ts := tx.content_terms(w))]
-    if len(words) < 2:
-        return False
-    corpus: set[str] = set()
-    for h in hits:
-        corpus.update(tx.content_terms(h.chunk.text))
-    missing = [not any(t in corpus or _prefix_match(t, corpus) for t in ts) for ts in words]
-    return all(missing)
-
-
-def _abstain_on_names(missing: list[str]) -> bool:
-    """Two missing names, or one missing date word (a month or a year)."""
-    if len(missing) >= 2:
-        return True
-    return any(w in tx.MONTHS or w.isdigit() for name in missing for w in name.split())
+        texts.update(tx.content_terms(h.chunk.text))
+        named.update(tx.content_terms(" ".join([*h.chunk.section, h.chunk.doc_name])))
+    return tx.abstain_on_names(tx.missing_names(question, texts | named)) or tx.missing_focus(question, texts)
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
@@ -453,37 +363,6 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
 
 
 # -- tables ----------------------------------------------------------------------------------------
-def _best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | None = None) -> int | None:
-    """The column the question asks for: named by the words after its wh-word when they name one
-    ("..., which actions are allowed for a user with *no authority*"), else by any of its words."""
-    for terms in (ask_terms, q_terms):
-        if terms and (col := _column_named(header, set(terms))) is not None:
-            return col
-    return None
-
-
-def _column_named(header: list[str], qs: set[str]) -> int | None:
-    best, best_score = None, 0.0
-    for i, name in enumerate(header):
-        if i == 0 or not name:
-            continue
-        terms = tx.content_terms(name)
-        if not terms:
-            continue
-        hit = sum(1 for t in terms if t in qs or _prefix_match(t, qs))
-        score = hit / len(terms) + 0.01 * hit
-        if hit and score > best_score:
-            best, best_score = i, score
-    return best
-
-
-def _ask_terms(question: str) -> list[str]:
-    last = None
-    for last in _WH.finditer(question):
-        pass
-    return tx.content_terms(question[last.start():]) if last else []
-
-
 def _table_rows(c: Candidate, hits: Sequence[SearchHit]) -> list[Candidate]:
     """The labelled rows of ``c``'s table (notes and unlabelled unit rows left out)."""
     rows = [x for x in candidates(hits[c.source], c.source) if x.kind == "row" and x.header == c.header]

@@ -1,5 +1,5 @@
-"""Small text tools shared by the extractive answerer: content-word stems, numbers, sentence
-splitting and markdown table parsing. Pure functions, no model."""
+"""Small text tools shared by the extractive answerer: content-word stems, numbers, dates, sentence
+splitting, markdown table parsing, row labels and column matching. Pure functions, no model."""
 
 from __future__ import annotations
 
@@ -25,6 +25,7 @@ NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Inc|Ltd)\.$", re.I)
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“]?[A-Z0-9])")
 MAX_SENTENCE_CHARS = 420
+MAX_ROW_CELLS = 14  # cells of a table row written into an answer
 _SPACED_THOUSANDS = re.compile(r"\b(\d{1,3})((?: \d{3})+)\b")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 DATE = re.compile(
@@ -32,6 +33,9 @@ DATE = re.compile(
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}})(?!\d)",
     re.I,
 )
+_SPEECH_END = re.compile(r"\b(says|said|asks|asked|replies|replied|cries|cried|calls|called|shouts|shouted|"
+                         r"exclaims|exclaimed|answers|answered)\s*[,:]$", re.I)
+_WH = re.compile(r"\b(what|which|who|whom|how|when|where)\b", re.I)
 MARKS = frozenset({"x", "✓", "✔", "✗", "yes", "y", "•", "●", "■", "*"})
 
 
@@ -141,6 +145,12 @@ def parse_markdown_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
             if c and i < width and c not in header[i]:
                 header[i] = f"{header[i]} {c}".strip()
     body = [r for r in rows[sep + 1 :] if any(c for c in r) and not _is_separator(r)]
+    # A caption read as the header ("Table 2-2 Comparison ... | Col2 | Col3"): the first body row of
+    # words, every cell filled, holds the column names.
+    generic = sum(1 for h in header[1:] if not h or re.fullmatch(r"Col\d+", h))
+    if len(body) > 1 and generic >= max(1, (width - 1) // 2) and all(body[0]) and len(body[0]) == width and \
+            not any(ch.isdigit() for c in body[0] for ch in c):
+        header, body = body[0], body[1:]
     # Header rows the finder put below the separator ("concentration | (g) | ... | rate (mm/year)"):
     # leading rows without a digit, while later rows have digits, continue the header.
     while len(body) > 1 and not any(ch.isdigit() for c in body[0] for ch in c) and \
@@ -244,3 +254,121 @@ def window(text: str, terms: set[str], width: int) -> str:
     lead = "… " if start > 0 else ""
     tail = " …" if end < len(tokens) else ""
     return f"{lead}{' '.join(tokens[start:end])}{tail}"
+
+
+# -- labels, columns and rows (the extractive answerer's table reading) --------------------------
+
+def label_score(label: str, q_terms: list[str] | set[str]) -> float:
+    """Share of a label's content words the question uses (abbreviations and joined spellings count)."""
+    terms = set(content_terms(label))
+    qs = set(q_terms)
+    if not terms:
+        return 0.0
+    return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms)
+
+
+def prefix_match(term: str, terms: set[str]) -> bool:
+    """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'."""
+    if len(term) < 3:
+        return False
+    return any(len(t) >= 3 and (t.startswith(term) or term.startswith(t)) for t in terms)
+
+
+def best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | None = None) -> int | None:
+    """The column the question asks for: named by the words after its wh-word when they name one
+    ("..., which actions are allowed for a user with *no authority*"), else by any of its words."""
+    for terms in (ask_terms, q_terms):
+        if terms and (col := _column_named(header, set(terms))) is not None:
+            return col
+    return None
+
+
+def _column_named(header: list[str], qs: set[str]) -> int | None:
+    best, best_score = None, 0.0
+    for i, name in enumerate(header):
+        if i == 0 or not name:
+            continue
+        terms = content_terms(name)
+        if not terms:
+            continue
+        hit = sum(1 for t in terms if t in qs or prefix_match(t, qs))
+        score = hit / len(terms) + 0.01 * hit
+        if hit and score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def ask_terms(question: str) -> list[str]:
+    """Content words from the question's last wh-word on: what it asks, without the context before."""
+    last = None
+    for last in _WH.finditer(question):
+        pass
+    return content_terms(question[last.start():]) if last else []
+
+
+def gloss(label: str, caption: str) -> str:
+    """The caption sentence that names ``label`` (quoted first), or ""."""
+    if not label or len(label) > 40 or not caption:
+        return ""
+    sentences = split_sentences(caption)
+    for pattern in (f"“{label}”", f'"{label}"', label):
+        hit = next((s for s in sentences if pattern in s), None)
+        if hit:
+            return hit
+    return ""
+
+
+def join_speech(sentences: list[str]) -> list[str]:
+    """A sentence ending in "he says," is joined with the quoted words that follow it."""
+    out: list[str] = []
+    for s in sentences:
+        if out and _SPEECH_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {s}"
+        else:
+            out.append(s)
+    return out
+
+
+def row_text(header: list[str], cells: list[str]) -> str:
+    """ "label; Column A: v1; Column B: v2" for the first MAX_ROW_CELLS cells."""
+    parts = []
+    for i, cell in enumerate(cells[:MAX_ROW_CELLS]):
+        if not cell:
+            continue
+        name = header[i] if i < len(header) else ""
+        parts.append(f"{name}: {cell}" if name and i > 0 else cell)
+    text = "; ".join(parts)
+    return text + (" …" if len(cells) > MAX_ROW_CELLS else "")
+
+
+# -- abstention checks ------------------------------------------------------------------------------
+_FOCUS = re.compile(
+    r"^(?:.*?,\s*)?(?:what|which)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+    r"(?:of|for|in|on|does|do|did|is|are|was|were|has|have|had|that|to|at|by)\b",
+    re.I,
+)
+
+
+def focus_words(question: str) -> list[list[str]]:
+    """The content words of the thing asked for ("what *license price* does ..."), each as its terms."""
+    m = _FOCUS.match(question)
+    return [ts for w in m.group(1).split() if (ts := content_terms(w))] if m else []
+
+
+def missing_names(question: str, corpus: set[str]) -> list[str]:
+    """The question's names (see ``key_names``) none of whose words is in ``corpus`` (source terms)."""
+    return [" ".join(name) for name in key_names(question)
+            if not any(t in corpus or prefix_match(t, corpus) for t in name)]
+
+
+def missing_focus(question: str, corpus: set[str]) -> bool:
+    """True when the thing asked for has two or more content words and none is in ``corpus``."""
+    words = focus_words(question)
+    return len(words) >= 2 and not any(t in corpus or prefix_match(t, corpus) for ts in words for t in ts)
+
+
+def abstain_on_names(missing: list[str]) -> bool:
+    """Two missing names, or one missing date word (a month or a year)."""
+    if len(missing) >= 2:
+        return True
+    return any(w in MONTHS or w.isdigit() for name in missing for w in name.split())
