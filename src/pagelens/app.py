@@ -217,6 +217,57 @@ class Pagelens:
         """
         results: list[IngestResult] = []
         files = expand_paths(paths)
+        if index and files and self._child_parsing_possible():
+            self._ingest_with_child(files, progress, results)
+        else:
+            self._ingest_in_process(files, progress, index, results)
+        if any(r.chunks for r in results):
+            cache = self.answer_cache
+            if cache is not None:  # answers over "all documents" may change with a new one
+                cache.invalidate_unfiltered()
+            # Once per run, not per document: cheap below ~20k chunks (exact scan segments), minutes
+            # at 200k, and it keeps large collections searchable in ~1 ms instead of a ~30 ms scan.
+            self.store.optimize(self.indexer.collection)
+        return results
+
+    def _child_parsing_possible(self) -> bool:
+        # An injected OCR engine lives in this process; enrichment writes LLM answers to the catalog
+        # while indexing, which the parser process's write transactions would make wait.
+        return self._given["ocr"] is None and not self.settings.answer.enrich
+
+    def _ingest_with_child(self, files: list[Path], progress: Progress | None, results: list[IngestResult]) -> None:
+        """Parse in a child process while this one loads the model and embeds what is parsed."""
+        from pagelens.ingest.worker import ChildParser
+
+        on_page = (lambda name, done, total: progress(name, "parse", done, total)) if progress else None
+        child = ChildParser(self.settings, files, on_page, self.warn)
+        marks: list[tuple[str, int]] = []
+        embedder = self.embedder
+        threads = getattr(embedder, "threads", None)
+        try:
+            if threads is not None:
+                # One torch thread while the child parses on the other core: two spinning OpenMP
+                # threads competing with a busy process are far slower than one (NOTES.md).
+                embedder.threads = 1
+            self._warm_embedder()
+            for result in child:
+                if result.replaced:
+                    self._forget_vectors(result.replaced)
+                if result.status != "failed" and result.doc_id:
+                    if threads is not None and not child.running:
+                        embedder.threads = threads
+                    self._index(result, progress, marks=marks)
+                results.append(result)
+        finally:
+            child.close()
+            if threads is not None:
+                embedder.threads = threads
+        for doc_id, chunks in marks:  # the child has committed: the catalog is writable again
+            self.catalog.mark_indexed(doc_id, self.indexer.collection, chunks)
+
+    def _ingest_in_process(
+        self, files: list[Path], progress: Progress | None, index: bool, results: list[IngestResult]
+    ) -> None:
         if index and files and "embedder" not in self._built and self._given["embedder"] is None:
             # Load the text model on a second thread while the files parse (~3 s of imports and weights).
             threading.Thread(target=self._warm_embedder, name="pagelens-warm-embedder", daemon=True).start()
@@ -232,21 +283,15 @@ class Pagelens:
             for result in results:
                 if result.status != "failed" and result.doc_id:
                     self._index(result, progress)
-        if any(r.chunks for r in results):
-            cache = self.answer_cache
-            if cache is not None:  # answers over "all documents" may change with a new one
-                cache.invalidate_unfiltered()
-            # Once per run, not per document: cheap below ~20k chunks (exact scan segments), minutes
-            # at 200k, and it keeps large collections searchable in ~1 ms instead of a ~30 ms scan.
-            self.store.optimize(self.indexer.collection)
-        return results
 
     def _warm_embedder(self) -> None:
         # A failure here is reported by the indexing step, which meets the same error.
         with contextlib.suppress(PagelensError):
             self.embedder.embed(["warm up"])
 
-    def _index(self, result: IngestResult, progress: Progress | None) -> None:
+    def _index(
+        self, result: IngestResult, progress: Progress | None, marks: list[tuple[str, int]] | None = None
+    ) -> None:
         indexer = self.indexer
         try:
             indexer.ensure()
@@ -255,7 +300,9 @@ class Pagelens:
             ):
                 return  # (a catalog that says "indexed" over a lost vector folder is re-indexed)
             on_chunk = (lambda done, total: progress(result.name, "index", done, total)) if progress else None
-            result.chunks = indexer.index_document(result.doc_id, progress=on_chunk)
+            result.chunks = indexer.index_document(result.doc_id, progress=on_chunk, mark=marks is None)
+            if marks is not None:
+                marks.append((result.doc_id, result.chunks))
             if result.status == "unchanged":
                 result.status = "indexed"
         except PagelensError as exc:

@@ -126,8 +126,11 @@ class Indexer:
         return list(seen.values())
 
     # -- indexing ---------------------------------------------------------------------------------
-    def index_document(self, doc_id: str, progress: ProgressFn | None = None) -> int:
-        """Index the document's chunks not yet in the collection; returns its chunk count."""
+    def index_document(self, doc_id: str, progress: ProgressFn | None = None, mark: bool = True) -> int:
+        """Index the document's chunks not yet in the collection; returns its chunk count.
+
+        ``mark=False`` leaves recording it in the catalog to the caller (who may not be able to
+        write to the catalog yet, e.g. while a parser process holds its write transaction)."""
         self.ensure()
         chunks = self.chunks(doc_id)
         present = self.store.existing_ids(self.collection, [point_id(c.id) for c in chunks])
@@ -140,7 +143,8 @@ class Indexer:
             done += len(batch)
             if progress:
                 progress(done, len(chunks))
-        self.catalog.mark_indexed(doc_id, self.collection, len(chunks))
+        if mark:
+            self.catalog.mark_indexed(doc_id, self.collection, len(chunks))
         return len(chunks)
 
     def remove_document(self, doc_id: str) -> None:
