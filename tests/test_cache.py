@@ -88,3 +88,13 @@ def test_max_entries_evicts_oldest(tmp_path, store, minilm):
     assert len(cache) <= 3
     assert cache.lookup(Q) is None  # the oldest went first
     assert cache.lookup(questions[-1]) is not None
+
+
+def test_close_questions_that_differ_in_a_key_term_do_not_share_an_answer() -> None:
+    from pagelens.answer.cache import key_terms
+
+    nov = "How many NICS firearm background checks were recorded for Texas in November 2015?"
+    assert key_terms(nov) != key_terms(nov.replace("November", "October"))
+    assert key_terms(nov) != key_terms(nov.replace("Texas", "Alaska"))
+    assert key_terms("What CoLA score does BERT-Large obtain?") == key_terms("Which CoLA score does BERT-Large get?")
+    assert key_terms("Which model has the highest F1?") != key_terms("Which model has the lowest F1?")

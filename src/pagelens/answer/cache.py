@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import time
 import uuid
 from collections.abc import Iterable
@@ -23,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from pagelens.answer.extractive import EXTRACTIVE_VERSION
 from pagelens.answer.prompts import PROMPT_VERSION
 from pagelens.embed.protocol import TextEmbedder
 from pagelens.models import Answer
@@ -37,6 +39,22 @@ EVICT_FRACTION = 0.1  # share of max entries removed at once when the cache is f
 LOOKUP_CANDIDATES = 8  # nearest questions checked for matching filter/fingerprint
 
 
+_KEY_TERM = re.compile(
+    r"\d+(?:[.,]\d+)*|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:not|no|never|without|except|before|after|first|last|largest|smallest|highest|lowest|most|least)\b",
+    re.IGNORECASE,
+)
+
+
+def key_terms(question: str) -> frozenset[str]:
+    """What two close paraphrases must share to share an answer: numbers, months, negations and
+    superlatives, and capitalised names (not at the start of the question)."""
+    terms = {m.group(0).lower().replace(",", "") for m in _KEY_TERM.finditer(question)}
+    words = re.findall(r"[A-Za-z][\w-]*", question)
+    terms |= {w.lower() for w in words[1:] if w[0].isupper()}
+    return frozenset(terms)
+
+
 def settings_fingerprint(settings: Settings, options: dict[str, Any] | None = None) -> str:
     """Hash of everything that changes an answer: index identity, retrieval and answer settings
     (minus the cache's own knobs), the prompt version, and per-call options (k, HyDE...)."""
@@ -49,6 +67,7 @@ def settings_fingerprint(settings: Settings, options: dict[str, Any] | None = No
         "retrieval": settings.retrieval.model_dump(),
         "answer": answer,
         "prompt": PROMPT_VERSION,
+        "extractive": EXTRACTIVE_VERSION,
         "options": options or {},
     }
     return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()[:24]
@@ -92,6 +111,8 @@ class SemanticCache:
                 continue
             if now - float(p.get("created", 0)) > cfg.cache_ttl_s:
                 continue
+            if key_terms(str(p.get("question", ""))) != key_terms(question):
+                continue  # "Texas in October 2015" is not "Texas in November 2015", however close
             answer = Answer.model_validate_json(p["answer"])
             answer.cached = True
             answer.question = question

@@ -94,6 +94,10 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
                    "gender": {"sex"}, "surnam": {"last"}, "forenam": {"first"}}
 
 
+# Bump when the extractive answers change, so cached answers from older code are not served.
+EXTRACTIVE_VERSION = 2
+
+
 @dataclass
 class Candidate:
     text: str  # what is shown in the answer
