@@ -54,9 +54,9 @@ class ListSearcher:
         self.vectors = embedder.embed([c.embed_text for c in chunks]) if chunks else np.zeros((0, 1))
         self.calls: list[dict] = []
 
-    def search(self, query, *, k=None, mode="hybrid", doc_ids=None, extra_queries=None, rerank_query=None):
+    def search(self, query, *, k=None, mode="hybrid", doc_ids=None, extra_queries=None, rerank_query=None, rerank=True):
         self.calls.append({"query": query, "k": k, "doc_ids": doc_ids, "extra_queries": extra_queries,
-                           "rerank_query": rerank_query})
+                           "rerank_query": rerank_query, "rerank": rerank})
         queries = [query, *(extra_queries or [])]
         qv = self.embedder.embed(queries)
         scores = (self.vectors @ qv.T).max(axis=1) if len(self.chunks) else np.zeros(0)

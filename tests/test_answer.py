@@ -138,6 +138,11 @@ def test_llm_failure_in_rewrite_and_hyde_falls_back_to_the_question(tmp_path, se
     call = searcher.calls[-1]
     assert call["query"] == q and call["rerank_query"] == q
     assert call["extra_queries"] == ["BERT represents tokens with WordPiece embeddings of thirty thousand entries."]
+    assert call["rerank"] is True
+
+    server.push_text("30,000 [1].")
+    answerer.ask(q, rerank=False)  # `pagelens ask --no-rerank`
+    assert searcher.calls[-1]["rerank"] is False
 
 
 def test_answer_falls_back_to_extractive_when_the_llm_is_down(tmp_path, server, bert_chunks, minilm):

@@ -235,3 +235,6 @@ def test_rerank_reorders_the_fused_pool(hashing):
     assert sum(seen) == 12  # only the top rerank_pool candidates are scored
     assert "EPYC" in hits[0].chunk.text and hits[0].rerank_score == 1.0
     assert hits[0].channels["rerank"] == 1.0 and hits[0].score == 1.0
+    plain = r.search("timing results of the table structure model", k=5, rerank=False)
+    assert sum(seen) == 12  # the reranker was not called again
+    assert all(h.rerank_score is None for h in plain)

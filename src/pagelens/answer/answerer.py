@@ -103,7 +103,7 @@ class Answerer:
         t0 = time.perf_counter()
         hits = self.searcher.search(
             plan.standalone, k=k, doc_ids=doc_ids, extra_queries=plan.extra_queries or None,
-            rerank_query=plan.standalone if rerank else None,
+            rerank_query=plan.standalone, rerank=rerank,
         )
         timings["retrieve"] = _ms(t0)
         yield {"type": "sources", "sources": hits}

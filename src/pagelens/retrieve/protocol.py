@@ -19,7 +19,9 @@ class Searcher(Protocol):
         doc_ids: list[str] | None = None,
         extra_queries: list[str] | None = None,
         rerank_query: str | None = None,
+        rerank: bool = True,
     ) -> list[SearchHit]:
         """Ranked sources. ``extra_queries`` (HyDE passage, multi-query variants) are retrieved too and
-        fused; ``rerank_query`` (default ``query``) is what the reranker scores against."""
+        fused; ``rerank_query`` (default ``query``) is what the reranker scores against; ``rerank=False``
+        keeps the fused order even when a reranker is configured."""
         ...

@@ -76,6 +76,7 @@ class Retriever:
         doc_ids: list[str] | None = None,
         extra_queries: list[str] | None = None,
         rerank_query: str | None = None,
+        rerank: bool = True,
     ) -> list[SearchHit]:
         rs = self.settings.retrieval
         k = k or rs.k
@@ -89,7 +90,7 @@ class Retriever:
         channels = self._channels(mode)
         candidates = self._fused(queries, channels, doc_ids, weights)
         candidates = dedupe(candidates)
-        if self.reranker is not None and candidates:
+        if rerank and self.reranker is not None and candidates:
             candidates = self._rerank(rerank_query or query, candidates)
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
         return [
