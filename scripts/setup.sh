@@ -29,8 +29,10 @@ fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+# pip, quiet, without the notes some mirrors' configs print for every package.
+pipq() { .venv/bin/python -m pip -q "$@" 2> >(grep -v "is neither a file nor a directory" >&2); }
+pipq install --upgrade pip >/dev/null
 # The CPU build of torch first: a plain 'torch' requirement could otherwise pull a multi-GB CUDA build.
-.venv/bin/python -m pip install -q "torch==2.13.0"
-.venv/bin/python -m pip install -q -e ".[test]"
+pipq install "torch==2.13.0"
+pipq install -e ".[test]"
 echo "setup: ready (.venv/bin/pagelens)" >&2

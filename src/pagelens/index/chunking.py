@@ -31,7 +31,7 @@ from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
-CHUNKER_VERSION = 2
+CHUNKER_VERSION = 3
 """Bump when a change here alters chunk texts or ids, so that an index built by the old code is not
 reused (``Settings.index_identity`` should include it)."""
 
@@ -359,8 +359,8 @@ def metadata_chunk(b: _Builder, elements: list[Element]) -> Chunk | None:
     for label, value in (("Title", d.title), ("Author", d.author), ("Subject", d.subject), ("Keywords", d.keywords)):
         if value and value.strip():
             lines.append(f"{label}: {' '.join(value.split())}")
-    lines += [" ".join(e.text.split()) for e in elements if e.text.strip()]
-    lines = list(dict.fromkeys(lines))
+    lines += [" ".join(ln.split()) for e in elements for ln in e.text.splitlines() if ln.strip()]
+    lines = list(dict.fromkeys(lines))  # the metadata elements repeat the document facts line by line
     if len(lines) == 1 and not elements:
         return None
     while len(lines) > 1 and b.count("\n".join(lines)) > b.ix.chunk_tokens:
