@@ -31,10 +31,10 @@ def ingest(
 ) -> None:
     """Parse PDFs into typed elements, store them, and index them for search."""
     with open_app(ctx, **{"ingest.ocr": ocr}) as app:
-        show_bars = not ctx.obj.quiet and err_console.is_terminal
+        show_bars = not ctx.obj.quiet and err_console().is_terminal
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-            console=err_console, disable=not show_bars, transient=True,
+            console=err_console(), disable=not show_bars, transient=True,
         ) as bars:
             tasks: dict[tuple[str, str], int] = {}
 
@@ -65,17 +65,17 @@ def _result_json(r: IngestResult) -> dict:
 
 def _print_result(r: IngestResult) -> None:
     if r.status == "failed":
-        err_console.print(f"[red]failed[/red]    {escape(r.error or '')}")
+        err_console().print(f"[red]failed[/red]    {escape(r.error or '')}")
         return
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.elements.items(), key=lambda kv: -kv[1]))
     total = sum(r.elements.values())
     ocr = f", {r.ocr_pages} OCR'd" if r.ocr_pages else ""
-    out_console.print(
+    out_console().print(
         f"[green]{r.status:9}[/green] {escape(r.name)}: {r.pages} pages{ocr}, {total} elements ({kinds})"
         f"{f', {r.chunks} chunks' if r.chunks else ''} in {r.seconds:.1f}s"
     )
     for line in r.page_errors:
-        err_console.print(f"[yellow]page failed[/yellow] {escape(line)}")
+        err_console().print(f"[yellow]page failed[/yellow] {escape(line)}")
 
 
 @handle_errors
@@ -87,7 +87,7 @@ def ls(ctx: typer.Context, as_json: bool = typer.Option(False, "--json")) -> Non
         print_json({"documents": [d.model_dump(mode="json", exclude={"outline"}) for d in docs]})
         return
     if not docs:
-        out_console.print("no documents yet: pagelens ingest PATH")
+        out_console().print("no documents yet: pagelens ingest PATH")
         return
     table = Table("doc id", "name", "pages", "elements", "OCR pages", "version", "title", box=None)
     for d in docs:
@@ -95,7 +95,7 @@ def ls(ctx: typer.Context, as_json: bool = typer.Option(False, "--json")) -> Non
             d.doc_id[:12], d.name, str(d.pages), str(sum(d.element_counts.values())),
             str(len(d.ocr_pages)), str(d.version), (d.title or "")[:60],
         )
-    out_console.print(table)
+    out_console().print(table)
 
 
 @handle_errors
@@ -103,7 +103,7 @@ def rm(ctx: typer.Context, doc: str = typer.Argument(..., help="Doc id (or prefi
     """Remove a document, its elements and its vectors."""
     with open_app(ctx) as app:
         removed = app.remove(doc)
-    out_console.print(f"removed {removed.name} ({removed.doc_id[:12]})", markup=False)
+    out_console().print(f"removed {removed.name} ({removed.doc_id[:12]})", markup=False)
 
 
 @handle_errors
@@ -122,16 +122,16 @@ def show(
     if as_json:
         print_json({"document": d.model_dump(mode="json"), "elements": [e.model_dump(mode="json") for e in els]})
         return
-    out_console.print(f"[bold]{escape(d.name)}[/bold] {d.doc_id[:12]} · {d.pages} pages · {escape(d.title or '')}")
+    out_console().print(f"[bold]{escape(d.name)}[/bold] {d.doc_id[:12]} · {d.pages} pages · {escape(d.title or '')}")
     current = None
     for e in els:
         if e.page != current:
             current = e.page
-            out_console.print(f"\n[bold]── page {e.page} ──[/bold]")
+            out_console().print(f"\n[bold]── page {e.page} ──[/bold]")
         body = e.table.markdown if e.table else e.text
         if e.figure:
             body = f"[image {e.figure.width}x{e.figure.height} {e.figure.source}] {e.figure.caption or ''} {e.text}".strip()
         box = ",".join(f"{c:.0f}" for c in e.bbox) if e.bbox else "-"
         section = " > ".join(e.section)
-        out_console.print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {escape(section)}[/dim]", markup=True)
-        out_console.print("    " + body.replace("\n", "\n    "), markup=False)
+        out_console().print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {escape(section)}[/dim]", markup=True)
+        out_console().print("    " + body.replace("\n", "\n    "), markup=False)

@@ -21,8 +21,14 @@ from pagelens.errors import PagelensError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-err_console = Console(stderr=True, highlight=False, soft_wrap=True)
-out_console = Console(highlight=False, soft_wrap=True)
+def err_console() -> Console:
+    """Messages, warnings and progress: stderr (built per use: no module-level state)."""
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def out_console() -> Console:
+    """Results: stdout."""
+    return Console(highlight=False, soft_wrap=True)
 
 
 @dataclass
@@ -43,7 +49,7 @@ class State:
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console.print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
+    err_console().print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
     raise typer.Exit(code)
 
 
@@ -76,7 +82,7 @@ def open_app(ctx: typer.Context, **overrides: Any) -> Iterator[Any]:
 
     state: State = ctx.obj
     settings = state.settings(**overrides)
-    warn = (lambda m: None) if state.quiet else (lambda m: err_console.print(f"[yellow]warning:[/yellow] {escape(m)}"))
+    warn = (lambda m: None) if state.quiet else (lambda m: err_console().print(f"[yellow]warning:[/yellow] {escape(m)}"))
     app = Pagelens(settings, warn=warn)
     try:
         yield app

@@ -73,13 +73,13 @@ def search(
         print_json({"query": query, "results": [hit_json(h) for h in hits]})
         return
     if not hits:
-        out_console.print("no results (is anything ingested? pagelens ls)")
+        out_console().print("no results (is anything ingested? pagelens ls)")
     for h in hits:
         c = h.chunk
         chans = " ".join(f"{n}={v:.3g}" for n, v in h.channels.items() if not n.endswith("_rank"))
-        out_console.print(f"[bold]{h.rank}.[/bold] {escape(c.doc_name)} p.{c.page} [cyan]{c.kind}[/cyan] "
+        out_console().print(f"[bold]{h.rank}.[/bold] {escape(c.doc_name)} p.{c.page} [cyan]{c.kind}[/cyan] "
                           f"score {h.score:.4f} [dim]{chans}[/dim]")
-        out_console.print("   " + _snippet(c.text), markup=False)
+        out_console().print("   " + _snippet(c.text), markup=False)
 
 
 def _snippet(text: str, n: int = 300) -> str:
@@ -90,15 +90,15 @@ def _snippet(text: str, n: int = 300) -> str:
 def _print_sources(a: Answer) -> None:
     if not a.sources:
         return
-    out_console.print("\n[bold]Sources[/bold]")
+    out_console().print("\n[bold]Sources[/bold]")
     cited = {c.n for c in a.cited}
     for i, h in enumerate(a.sources, 1):
         c = h.chunk
         mark = "*" if i in cited else " "
-        out_console.print(f"{mark}[{i}] {c.doc_name} p.{c.page} {c.kind} (score {h.score:.3f})  ", end="", markup=False)
-        out_console.print(_snippet(c.text, 120), markup=False, style="dim")
+        out_console().print(f"{mark}[{i}] {c.doc_name} p.{c.page} {c.kind} (score {h.score:.3f})  ", end="", markup=False)
+        out_console().print(_snippet(c.text, 120), markup=False, style="dim")
     if a.invalid_citations:
-        err_console.print(f"[yellow]warning:[/yellow] the answer cites sources that do not exist: {a.invalid_citations}")
+        err_console().print(f"[yellow]warning:[/yellow] the answer cites sources that do not exist: {a.invalid_citations}")
 
 
 def _stream_answer(app: Any, question: str, **kw: Any) -> Answer:
@@ -168,7 +168,7 @@ def chat(
                 break
             if line == "/reset":
                 history.clear()
-                out_console.print("history cleared")
+                out_console().print("history cleared")
                 continue
             sys.stdout.write("pagelens> ")
             a = _stream_answer(app, line, history=list(history), docs=doc, hyde=hyde or None)

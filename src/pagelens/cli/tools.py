@@ -28,11 +28,11 @@ def doctor(ctx: typer.Context, as_json: bool = typer.Option(False, "--json")) ->
     if as_json:
         print_json({"home": str(home), "components": [s.__dict__ for s in statuses]})
         return
-    out_console.print(f"data home: {home}")
+    out_console().print(f"data home: {home}")
     table = Table("component", "status", "detail", box=None)
     for s in statuses:
         table.add_row(escape(s.name), "[green]ok[/green]" if s.available else "[yellow]off[/yellow]", escape(s.detail))
-    out_console.print(table)
+    out_console().print(table)
 
 
 @handle_errors
@@ -54,9 +54,9 @@ def eval_cmd(
         home = eval_home or Path(tmp)
         with open_app(ctx, home=str(home)) as app:
             if not ctx.obj.quiet:
-                err_console.print(f"evaluating in {home} …")
+                err_console().print(f"evaluating in {home} …")
             report = run_eval(app, list(questions), pdfs, k=k, answers=not no_answers)
     if as_json:
         print_json(report.to_dict())
     else:
-        out_console.print(report.table(), markup=False)
+        out_console().print(report.table(), markup=False)
