@@ -116,6 +116,13 @@ def test_second_process_on_the_same_home_is_told_who_owns_it(home: Path, ingeste
         assert proc.returncode == 1
         assert str(holder.pid) in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
+        other = REPO.parent / "shared" / "corpus" / "pdfs" / "sp-form-hr-employee.pdf"
+        proc = subprocess.run(
+            [sys.executable, "-m", "pagelens.cli.main", "--home", str(home), "ingest", str(other)],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert proc.returncode == 1 and str(holder.pid) in proc.stderr
+        assert other.name not in run(home, "ls")[1]  # nothing parsed behind the index's back
     finally:
         holder.kill()
         holder.wait()

@@ -239,6 +239,7 @@ class Pagelens:
         """Parse in a child process while this one loads the model and embeds what is parsed."""
         from pagelens.ingest.worker import ChildParser
 
+        self.indexer.ensure()  # opens the vector index first: a home owned by another process fails here
         on_page = (lambda name, done, total: progress(name, "parse", done, total)) if progress else None
         child = ChildParser(self.settings, files, on_page, self.warn)
         marks: list[tuple[str, int]] = []
