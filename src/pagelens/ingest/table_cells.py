@@ -51,15 +51,16 @@ def _centre_in(w: Word, box: tuple[float, float, float, float]) -> bool:
     return box[0] <= cx < box[2] and box[1] <= cy < box[3]
 
 
-def _lines(words: list[Word]) -> list[list[Word]]:
-    """Group words into visual lines (by vertical centre), each sorted left to right."""
+def group_lines(words: list[Word], tolerance: float = 0.5) -> list[list[Word]]:
+    """Group words into visual lines, top to bottom, each sorted left to right: a word joins the line
+    above when its vertical centre is within ``tolerance`` × its height of that line's mean centre."""
     out: list[list[Word]] = []
     for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
         cy, h = (w[1] + w[3]) / 2, max(w[3] - w[1], 1.0)
         if out:
             last = out[-1]
             ly = sum((v[1] + v[3]) / 2 for v in last) / len(last)
-            if abs(cy - ly) < 0.5 * h:
+            if abs(cy - ly) < tolerance * h:
                 last.append(w)
                 continue
         out.append([w])
@@ -67,7 +68,7 @@ def _lines(words: list[Word]) -> list[list[Word]]:
 
 
 def _text(words: list[Word]) -> str:
-    return "\n".join(" ".join(w[4] for w in line) for line in _lines(words))
+    return "\n".join(" ".join(w[4] for w in line) for line in group_lines(words))
 
 
 def _row_bands(per_cell: list[list[Word]]) -> list[tuple[float, float]] | None:
@@ -77,7 +78,7 @@ def _row_bands(per_cell: list[list[Word]]) -> list[tuple[float, float]] | None:
     number k > 1 of short lines, mostly numbers; a wrapped description (long lines), a two-line
     header (labels) or a single multi-line cell does not split its row.
     """
-    lines = [_lines(ws) for ws in per_cell if ws]
+    lines = [group_lines(ws) for ws in per_cell if ws]
     multi = [len(ls) for ls in lines if len(ls) > 1]
     if not multi:
         return None

@@ -13,24 +13,9 @@ import re
 
 import pymupdf
 
-from pagelens.ingest.table_cells import Cell, Word, is_numeric
+from pagelens.ingest.table_cells import Cell, Word, group_lines, is_numeric
 
 CAPTION = re.compile(r"^\s*(?:Table|TABLE|Tab\.)\s*(?:[0-9]+|[IVXL]+\b)")
-
-
-def _line_bands(words: list[Word]) -> list[list[Word]]:
-    """Words grouped into text lines across the whole box, top to bottom, each left to right."""
-    lines: list[list[Word]] = []
-    for w in sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0])):
-        cy, h = (w[1] + w[3]) / 2, max(w[3] - w[1], 1.0)
-        if lines:
-            last = lines[-1]
-            ly = sum((v[1] + v[3]) / 2 for v in last) / len(last)
-            if abs(cy - ly) < 0.45 * h:
-                last.append(w)
-                continue
-        lines.append([w])
-    return [sorted(line, key=lambda w: w[0]) for line in lines]
 
 
 def rule_group_boxes(rules: list[tuple[float, float, float]], lines_text: list[tuple[pymupdf.Rect, str]]) -> list[pymupdf.Rect]:
@@ -86,7 +71,7 @@ def text_grid(
     a column gap ("Top Leaderboard Systems (Dec 10th, 2018)") becomes one cell spanning the row.
     """
     ws = [w for w in words if box.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2))]
-    lines = _line_bands(ws)
+    lines = group_lines(ws, tolerance=0.45)  # whole-box lines: a little stricter than in a cell
     data = [line for line in lines if sum(1 for w in line if is_numeric(w[4])) >= 2]
     numeric_table = len(data) >= 2
     if not numeric_table:
