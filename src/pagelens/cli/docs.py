@@ -119,6 +119,7 @@ def show(
         if page is not None and not 1 <= page <= d.pages:
             fail(f"{d.name} has pages 1..{d.pages}, not {page}")
         els = app.elements(doc, page=page)
+        images = app.images
     if as_json:
         print_json({"document": d.model_dump(mode="json"), "elements": [e.model_dump(mode="json") for e in els]})
         return
@@ -130,7 +131,8 @@ def show(
             out_console().print(f"\n[bold]── page {e.page} ──[/bold]")
         body = e.table.markdown if e.table else e.text
         if e.figure:
-            body = f"[image {e.figure.width}x{e.figure.height} {e.figure.source}] {e.figure.caption or ''} {e.text}".strip()
+            png = images.path(e.figure.image)
+            body = f"[{e.figure.source} image {e.figure.width}x{e.figure.height}: {png}]\n{e.figure.caption or ''}\n{e.text}".strip()
         box = ",".join(f"{c:.0f}" for c in e.bbox) if e.bbox else "-"
         section = " > ".join(e.section)
         out_console().print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {escape(section)}[/dim]", markup=True)
