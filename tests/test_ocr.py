@@ -323,3 +323,24 @@ def test_group_runs_builds_lines_and_column_blocks() -> None:
     assert [ln.text for ln in lines] == ["left one", "left two", "right one", "right two"]
     assert lines[0].block == lines[1].block != lines[2].block == lines[3].block
     assert lines[0].bbox == (40.0, 100.0, 260.0, 121.0) and lines[0].confidence == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_vector_chart_labels_drawn_as_glyphs_are_read_only_when_asked(
+    vector: bool, tesseract: OcrEngine, corpus: Path, tmp_path: Path
+) -> None:
+    """adam.pdf p.7 draws its chart legends as paths: no text layer, only OCR can read 'AdaDelta'."""
+    from pagelens.ingest.pipeline import Ingestor
+    from pagelens.store.images import ImageStore
+
+    page7 = pymupdf.open()
+    page7.insert_pdf(pymupdf.open(corpus / "adam.pdf"), from_page=6, to_page=6)
+    page7.save(tmp_path / "adam-p7.pdf")
+    settings = IngestSettings(ocr="tesseract", ocr_vector_figures=vector)
+    catalog = Catalog(tmp_path / "c.db")
+    ing = Ingestor(settings, catalog, ImageStore(tmp_path / "img"), tesseract)
+    result = ing.ingest_file(tmp_path / "adam-p7.pdf")
+    figures = catalog.elements(result.doc_id, kinds=["figure"])
+    assert figures and all(f.figure.source == "vector" for f in figures)
+    read = " ".join(f.figure.ocr_text or "" for f in figures)
+    assert ("AdaDelta" in read) is vector

@@ -45,7 +45,9 @@ class FigureOcrQueue:
         images: ImageStore,
         emit: Callable[[object], None],
         warn: Callable[[str], None],
+        vector: bool = False,
     ) -> None:
+        self.vector = vector
         self.engine = getattr(engine, "engine", engine)  # the raw engine: the cache is handled here
         self.cache_id = engine_cache_id(engine) if engine is not None else ""  # type: ignore[arg-type]
         self.catalog = catalog
@@ -58,7 +60,7 @@ class FigureOcrQueue:
     def add(self, elements: list[Element], payload: object) -> None:
         item = _Pending(payload)
         if self.pool is not None:
-            for e in figures_to_read(elements):
+            for e in figures_to_read(elements, vector=self.vector):
                 key = f"{e.figure.image}|{self.cache_id}"  # type: ignore[union-attr]
                 cached = self.catalog.cache_get(NAMESPACE, key)
                 job: Future[str] | str

@@ -40,6 +40,9 @@ SHORT_LINE_CONFIDENCE = 0.75  # lines with ≤ 3 letters/digits need this much (
 
 # Figures: skip images smaller than this; upscale small ones so text is ~ 20+ px high for Tesseract.
 MIN_FIGURE_SIDE = 40
+# Vector figures are read too when the text layer gives them (almost) no labels: charts whose legend
+# and axes are drawn as outlined glyphs (adam.pdf's plots) carry their words only in the drawing.
+VECTOR_TEXT_ENOUGH = 20
 MIN_FIGURE_PIXELS = 12_000
 FIGURE_TARGET_SIDE = 1000
 FIGURE_MAX_UPSCALE = 3.0
@@ -279,7 +282,7 @@ def ocr_figures(ctx: PageContext, els: list[Element]) -> None:
     """
     if ctx.ocr is None:
         return
-    for e in figures_to_read(els):
+    for e in figures_to_read(els, vector=ctx.settings.ocr_vector_figures):
         try:
             text = read_figure(ctx.ocr, ctx.images.get(e.figure.image))  # type: ignore[union-attr]
         except (PagelensError, OSError, ValueError) as exc:
@@ -288,13 +291,16 @@ def ocr_figures(ctx: PageContext, els: list[Element]) -> None:
         apply_figure_text(e, text)
 
 
-def figures_to_read(els: list[Element]) -> list[Element]:
-    """Raster figures large enough to hold readable text and not read yet."""
+def figures_to_read(els: list[Element], vector: bool = False) -> list[Element]:
+    """Figures large enough to hold readable text and not read yet: rasters, and vector drawings whose
+    labels are not in the text layer."""
     out = []
     for e in els:
         fig = e.figure
-        if e.kind != ElementKind.FIGURE or fig is None or fig.source != "raster" or fig.ocr_text:
+        if e.kind != ElementKind.FIGURE or fig is None or fig.ocr_text:
             continue
+        if fig.source != "raster" and (not vector or len((fig.inner_text or "").strip()) >= VECTOR_TEXT_ENOUGH):
+            continue  # a vector figure whose labels are in the text layer needs no OCR
         if min(fig.width, fig.height) < MIN_FIGURE_SIDE or fig.width * fig.height < MIN_FIGURE_PIXELS:
             continue
         out.append(e)

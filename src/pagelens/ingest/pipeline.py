@@ -123,7 +123,8 @@ class Ingestor:
             warned: dict[str, list[int]] = {}
             figure_engine = self.ocr if self.settings.ocr_figures else None
             queue = FigureOcrQueue(
-                figure_engine, self.catalog, self.images, write, warn=lambda m: self.warn(f"{path.name}: {m}")
+                figure_engine, self.catalog, self.images, write, warn=lambda m: self.warn(f"{path.name}: {m}"),
+                vector=self.settings.ocr_vector_figures,
             )
             try:
                 for pno in range(pdf.page_count):
