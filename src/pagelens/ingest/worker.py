@@ -18,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -41,9 +42,11 @@ class ChildParser:
         self.progress = progress
         self.warn = warn
         request = json.dumps({"settings": settings.model_dump(mode="json"), "paths": [str(p) for p in paths]})
+        # stderr goes to a file, not a pipe: a chatty library must never block the child on a full pipe.
+        self.stderr = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pagelens.ingest.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         assert self.proc.stdin is not None
@@ -66,7 +69,8 @@ class ChildParser:
                     yield IngestResult.model_validate(msg["result"])
             code = proc.wait()
             if done < len(self.paths):
-                err = (proc.stderr.read() if proc.stderr else "").strip().splitlines()
+                self.stderr.seek(0)
+                err = self.stderr.read().strip().splitlines()
                 why = err[-1] if err else f"exit code {code}"
                 for path in self.paths[done:]:
                     yield IngestResult(
@@ -84,9 +88,9 @@ class ChildParser:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
-        for stream in (self.proc.stdout, self.proc.stderr):
-            if stream:
-                stream.close()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+        self.stderr.close()
 
 
 def _emit(msg: dict[str, Any]) -> None:
