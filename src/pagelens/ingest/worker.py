@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -117,8 +118,14 @@ def main() -> None:
     for raw in request["paths"]:
         path = Path(raw)
 
+        last = [0.0]
+
         def progress(done: int, total: int, name: str = path.name) -> None:
-            _emit({"type": "progress", "name": name, "done": done, "total": total})
+            # At most ~5 lines a second: the parent reads them between documents it embeds.
+            now = time.monotonic()
+            if done == total or now - last[0] >= 0.2:
+                last[0] = now
+                _emit({"type": "progress", "name": name, "done": done, "total": total})
 
         result = ingestor.ingest_file(path, progress=progress)
         _emit({"type": "result", "result": result.model_dump(mode="json")})
