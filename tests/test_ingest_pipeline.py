@@ -158,4 +158,4 @@ def test_pages_without_text_and_ocr_off_are_reported_once_per_document(settings:
     s = settings.with_overrides(**{"ingest.ocr": "off"})
     ing = Ingestor(s.ingest, Catalog(s.home / "catalog.sqlite3"), ImageStore(s.home / "images"), warn=warnings.append)
     assert ing.ingest_file(tmp_path / "scan.pdf").status == "indexed"
-    assert warnings == ["scan.pdf: no text layer and OCR is off on pages 1-3"]
+    assert warnings == ["scan.pdf: no text layer and no OCR engine to read it (see pagelens doctor) on pages 1-3"]

@@ -188,7 +188,7 @@ class Ingestor:
         s = self.settings
         if ocr_page.needs_ocr(ctx):
             if ctx.ocr is None:
-                ctx.warnings.append("no text layer and OCR is off")
+                ctx.warnings.append("no text layer and no OCR engine to read it (see pagelens doctor)")
                 return ParsedPage(figures.extract_figures(ctx), False)
             els = ocr_page.ocr_page(ctx)
             return ParsedPage(els + forms.extract_form_fields(ctx), True)
