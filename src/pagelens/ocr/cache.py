@@ -36,9 +36,8 @@ def recognize(engine: OcrEngine, png: bytes, *, sparse: bool = False) -> list[Oc
 class CachedOcrEngine:
     """Wraps an engine; looks results up in ``catalog`` before running it.
 
-    Writes made while the catalog is inside its ingest transaction cannot open a second transaction;
-    they are kept in memory (still served from there) and written by the next write that can, or by
-    ``flush()`` once the ingest transaction has committed.
+    A write made during an ingest transaction is a savepoint of that transaction (see
+    ``Catalog.transaction``): it is served at once and committed with the document.
     """
 
     def __init__(self, engine: OcrEngine, catalog: Any) -> None:
@@ -49,7 +48,6 @@ class CachedOcrEngine:
         self.supports_sparse = supports_sparse(engine)
         self.hits = 0
         self.misses = 0
-        self._pending: dict[str, list[list[Any]]] = {}
 
     def key(self, png: bytes, sparse: bool = False) -> str:
         mode = "sparse" if sparse and self.supports_sparse else "page"
@@ -57,31 +55,17 @@ class CachedOcrEngine:
 
     def recognize(self, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
         key = self.key(png, sparse)
-        cached = self._pending.get(key)
-        if cached is None:
-            cached = self.catalog.cache_get(NAMESPACE, key)
+        cached = self.catalog.cache_get(NAMESPACE, key)
         if cached is not None:
             self.hits += 1
             return [_decode(row) for row in cached]
         self.misses += 1
         lines = recognize(self.engine, png, sparse=sparse)
-        self._pending[key] = [[ln.text, list(ln.bbox), ln.confidence, ln.block] for ln in lines]
-        self.flush(strict=False)
+        try:
+            self.catalog.cache_put(NAMESPACE, key, [[ln.text, list(ln.bbox), ln.confidence, ln.block] for ln in lines])
+        except sqlite3.OperationalError as exc:
+            raise StoreError(f"catalog: ocr cache write failed: {exc}") from exc
         return lines
-
-    def flush(self, strict: bool = True) -> int:
-        """Write pending results; returns how many were written. ``strict`` raises if the catalog is busy."""
-        written = 0
-        for key in list(self._pending):
-            try:
-                self.catalog.cache_put(NAMESPACE, key, self._pending[key])
-            except sqlite3.OperationalError as exc:
-                if not strict and "within a transaction" in str(exc):
-                    return written  # the ingest transaction is open: keep them for later
-                raise StoreError(f"catalog: ocr cache write failed: {exc}") from exc
-            del self._pending[key]
-            written += 1
-        return written
 
 
 def _decode(row: list[Any]) -> OcrLine:
