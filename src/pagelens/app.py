@@ -108,31 +108,31 @@ class Pagelens:
 
         return self._component("embedder", lambda: create_text_embedder(self.settings.index))
 
-    @property
-    def image_embedder(self) -> Any:
-        def build() -> Any:
-            from pagelens.embed import create_image_embedder
+    def _optional(self, name: str, build: Callable[[], Any], without: str) -> Any:
+        """A component that may be unavailable: said once, and the pipeline runs without it."""
 
+        def guarded() -> Any:
             try:
-                return create_image_embedder(self.settings.index)
+                return build()
             except ComponentUnavailable as exc:
-                self.warn(f"{exc}; the image channel is off")
+                self.warn(f"{exc}; {without}")
                 return None
 
-        return self._component("image_embedder", build)
+        return self._component(name, guarded)
+
+    @property
+    def image_embedder(self) -> Any:
+        from pagelens.embed import create_image_embedder
+
+        return self._optional(
+            "image_embedder", lambda: create_image_embedder(self.settings.index), "the image channel is off"
+        )
 
     @property
     def reranker(self) -> Any:
-        def build() -> Any:
-            from pagelens.retrieve.rerank import create_reranker
+        from pagelens.retrieve.rerank import create_reranker
 
-            try:
-                return create_reranker(self.settings.retrieval)
-            except ComponentUnavailable as exc:
-                self.warn(f"{exc}; results are not reranked")
-                return None
-
-        return self._component("reranker", build)
+        return self._optional("reranker", lambda: create_reranker(self.settings.retrieval), "results are not reranked")
 
     @property
     def llm(self) -> Any:

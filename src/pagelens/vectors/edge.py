@@ -33,7 +33,7 @@ from pagelens.vectors.protocol import (
     ChannelQuery,
     PointRecord,
     ScoredPoint,
-    SingleQueryMixin,
+    VectorStoreBase,
     SparseVector,
     VectorSpec,
 )
@@ -122,7 +122,7 @@ def _command_line() -> str:
     return " ".join([first, *argv[1:3]])[:80]
 
 
-class EdgeVectorStore(SingleQueryMixin):
+class EdgeVectorStore(VectorStoreBase):
     """Embedded qdrant-edge shards under ``root``; ``home`` only names the data home in messages."""
 
     def __init__(self, root: Path, *, home: Path | None = None, plain_segment_kb: int = PLAIN_SEGMENT_KB) -> None:
@@ -310,11 +310,6 @@ class EdgeVectorStore(SingleQueryMixin):
                 self._shards.clear()
                 self._lock.release()
 
-    def __enter__(self) -> "EdgeVectorStore":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- helpers -------------------------------------------------------------------------------
 

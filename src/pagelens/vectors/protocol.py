@@ -133,8 +133,15 @@ class VectorStore(Protocol):
     def close(self) -> None: ...
 
 
-class SingleQueryMixin:
-    """``search_dense``/``search_sparse`` for adapters that implement ``search_batch``."""
+class VectorStoreBase:
+    """What adapters share: ``search_dense``/``search_sparse`` over their ``search_batch``, and use as a
+    context manager over their ``close``."""
+
+    def __enter__(self) -> "VectorStoreBase":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()  # type: ignore[attr-defined]
 
     def search_dense(
         self, name: str, vector_name: str, vector: list[float], limit: int, doc_ids: list[str] | None = None

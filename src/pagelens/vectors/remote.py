@@ -16,7 +16,7 @@ from pagelens.vectors.protocol import (
     ChannelQuery,
     PointRecord,
     ScoredPoint,
-    SingleQueryMixin,
+    VectorStoreBase,
     SparseVector,
     VectorSpec,
 )
@@ -25,7 +25,7 @@ _UPSERT_BATCH = 256
 _OPTIMIZE_TIMEOUT_S = 600.0
 
 
-class QdrantServerStore(SingleQueryMixin):
+class QdrantServerStore(VectorStoreBase):
     """A ``VectorStore`` over a ``qdrant_client.QdrantClient``; ``close`` closes the client."""
 
     def __init__(self, client: Any, *, label: str | None = None) -> None:
@@ -213,11 +213,6 @@ class QdrantServerStore(SingleQueryMixin):
     def close(self) -> None:
         self.client.close()
 
-    def __enter__(self) -> "QdrantServerStore":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- helpers -------------------------------------------------------------------------------
 
