@@ -295,7 +295,6 @@ class Pagelens:
     ) -> None:
         indexer = self.indexer
         try:
-            indexer.ensure()
             if self.catalog.is_indexed(result.doc_id, indexer.collection) and self.store.count(
                 indexer.collection, result.doc_id
             ):
