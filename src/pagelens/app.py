@@ -7,21 +7,18 @@ need it. Every component can be injected instead (tests pass fakes through the s
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pagelens.errors import ComponentUnavailable, PagelensError
+from pagelens.errors import ComponentUnavailable
+from pagelens.ingest.coordinator import Progress, expand_paths  # noqa: F401  (re-exported)
 from pagelens.models import Answer, Document, Element, IngestResult, SearchHit
 from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
-
-Progress = Callable[[str, str, int, int], None]
-"""progress(file_name, stage, done, total); stage is 'parse' or 'index'."""
 
 
 @dataclass
@@ -209,114 +206,25 @@ class Pagelens:
 
         return self._component("answerer", build)
 
+    @property
+    def coordinator(self) -> Any:
+        """The owner of adding and removing documents (parse, index, forget, invalidate)."""
+        from pagelens.ingest.coordinator import IngestCoordinator
+
+        return self._component("coordinator", lambda: IngestCoordinator(self))
+
+    def injected(self, name: str) -> Any:
+        """The component passed to the constructor under this name, if any."""
+        return self._given.get(name)
+
+    def has_component(self, name: str) -> bool:
+        """Whether the component is loaded already (built or injected)."""
+        return name in self._built or self._given.get(name) is not None
+
     # -- documents ------------------------------------------------------------------------------
     def ingest(self, paths: Iterable[Path | str], progress: Progress | None = None, index: bool = True) -> list[IngestResult]:
-        """Ingest files and folders (recursively, *.pdf); index what was ingested.
-
-        Failures are returned as results with status 'failed'; nothing already stored is touched.
-        """
-        results: list[IngestResult] = []
-        files = expand_paths(paths)
-        if index and files and self._child_parsing_possible():
-            self._ingest_with_child(files, progress, results)
-        else:
-            self._ingest_in_process(files, progress, index, results)
-        if any(r.chunks for r in results):
-            cache = self.answer_cache
-            if cache is not None:  # answers over "all documents" may change with a new one
-                cache.invalidate_unfiltered()
-            # Once per run, not per document: cheap below ~20k chunks (exact scan segments), minutes
-            # at 200k, and it keeps large collections searchable in ~1 ms instead of a ~30 ms scan.
-            self.store.optimize(self.indexer.collection)
-        return results
-
-    def _child_parsing_possible(self) -> bool:
-        # An injected OCR engine lives in this process; enrichment writes LLM answers to the catalog
-        # while indexing, which the parser process's write transactions would make wait.
-        return self._given["ocr"] is None and not self.settings.answer.enrich
-
-    def _ingest_with_child(self, files: list[Path], progress: Progress | None, results: list[IngestResult]) -> None:
-        """Parse in a child process while this one loads the model and embeds what is parsed."""
-        from pagelens.ingest.worker import ChildParser
-
-        self.indexer.ensure()  # opens the vector index first: a home owned by another process fails here
-        on_page = (lambda name, done, total: progress(name, "parse", done, total)) if progress else None
-        child = ChildParser(self.settings, files, on_page, self.warn)
-        marks: list[tuple[str, int]] = []
-        embedder = self.embedder
-        threads = getattr(embedder, "threads", None)
-        try:
-            if threads is not None:
-                # One torch thread while the child parses on the other core: two spinning OpenMP
-                # threads competing with a busy process are far slower than one (NOTES.md).
-                embedder.threads = 1
-            self._warm_embedder()
-            for result in child:
-                if result.replaced:
-                    self._forget_vectors(result.replaced)
-                if result.status != "failed" and result.doc_id:
-                    if threads is not None and not child.running:
-                        embedder.threads = threads
-                    self._index(result, progress, marks=marks)
-                results.append(result)
-        finally:
-            child.close()
-            if threads is not None:
-                embedder.threads = threads
-        for doc_id, chunks in marks:  # the child has committed: the catalog is writable again
-            self.catalog.mark_indexed(doc_id, self.indexer.collection, chunks)
-
-    def _ingest_in_process(
-        self, files: list[Path], progress: Progress | None, index: bool, results: list[IngestResult]
-    ) -> None:
-        if index and files and "embedder" not in self._built and self._given["embedder"] is None:
-            # Load the text model on a second thread while the files parse (~3 s of imports and weights).
-            threading.Thread(target=self._warm_embedder, name="pagelens-warm-embedder", daemon=True).start()
-        # Parse everything first, then index: the model load overlaps the parsing, and a killed run
-        # leaves parsed documents that the next run indexes (indexing is idempotent and resumable).
-        for path in files:
-            on_page = (lambda done, total, n=path.name: progress(n, "parse", done, total)) if progress else None
-            result = self.ingestor.ingest_file(path, progress=on_page)
-            if result.replaced:
-                self._forget_vectors(result.replaced)
-            results.append(result)
-        if index:
-            for result in results:
-                if result.status != "failed" and result.doc_id:
-                    self._index(result, progress)
-
-    def _warm_embedder(self) -> None:
-        # A failure here is reported by the indexing step, which meets the same error.
-        with contextlib.suppress(PagelensError):
-            self.embedder.embed(["warm up"])
-
-    def _index(
-        self, result: IngestResult, progress: Progress | None, marks: list[tuple[str, int]] | None = None
-    ) -> None:
-        indexer = self.indexer
-        try:
-            if self.catalog.is_indexed(result.doc_id, indexer.collection) and self.store.count(
-                indexer.collection, result.doc_id
-            ):
-                return  # (a catalog that says "indexed" over a lost vector folder is re-indexed)
-            on_chunk = (lambda done, total: progress(result.name, "index", done, total)) if progress else None
-            result.chunks = indexer.index_document(result.doc_id, progress=on_chunk, mark=marks is None)
-            if marks is not None:
-                marks.append((result.doc_id, result.chunks))
-            if result.status == "unchanged":
-                result.status = "indexed"
-        except PagelensError as exc:
-            result.status = "failed"
-            result.error = f"{result.name}: index: {exc}"
-
-    def _forget_vectors(self, doc_id: str) -> None:
-        try:
-            self.indexer.remove_document(doc_id)
-        except PagelensError as exc:
-            self.warn(f"could not remove vectors of replaced document {doc_id[:12]}: {exc}")
-        cache = self.answer_cache
-        if cache is not None:
-            cache.invalidate_docs([doc_id])
+        """Ingest files and folders (recursively, *.pdf); index what was ingested (see IngestCoordinator)."""
+        return self.coordinator.ingest(paths, progress=progress, index=index)
 
     def documents(self) -> list[Document]:
         return self.catalog.documents()
@@ -329,11 +237,7 @@ class Pagelens:
         return self.catalog.elements(doc.doc_id, page=page)
 
     def remove(self, ref: str) -> Document:
-        doc = self.catalog.resolve(ref)
-        self._forget_vectors(doc.doc_id)
-        with self.catalog.transaction() as conn:
-            self.catalog.delete_document(conn, doc.doc_id)
-        return doc
+        return self.coordinator.remove(ref)
 
     def resolve_docs(self, refs: Iterable[str] | None) -> list[str] | None:
         if not refs:
@@ -370,14 +274,3 @@ class Pagelens:
         from pagelens.doctor import component_statuses
 
         return component_statuses(self.settings)
-
-
-def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
-    """Files as given; folders expanded to their PDFs (recursively, sorted)."""
-    out: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*") if q.is_file() and q.suffix.lower() == ".pdf"))
-        else:
-            out.append(p)
-    return out
