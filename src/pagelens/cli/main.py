@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from pagelens.cli import docs, query, tools
+from pagelens.cli import report as report_cmd
 from pagelens.cli.output import State
 
 app = typer.Typer(
@@ -52,6 +53,7 @@ def _global(
 docs.register(app)
 query.register(app)
 tools.register(app)
+report_cmd.register(app)
 
 
 def main() -> None:

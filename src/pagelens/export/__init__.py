@@ -1,0 +1,1 @@
+"""Exports: the per-document extraction report (HTML)."""
