@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -180,6 +180,16 @@ class AnswerSettings(BaseModel):
 class ServerSettings(BaseModel):
     host: str = Field("127.0.0.1", description="Bind address.")
     port: int = Field(8000, description="Port.")
+    api_key: SecretStr | None = Field(
+        None, description="When set, every route but /health needs 'Authorization: Bearer <key>' (WebSockets: ?api_key=)."
+    )
+    cors_origins: list[str] = Field(default_factory=list, description="Origins allowed by CORS (e.g. http://localhost:5173).")
+    max_upload_mb: float = Field(100.0, gt=0, description="Largest accepted upload per request, in MB (413 above).")
+    max_pages: int = Field(2000, ge=1, description="Most pages accepted per uploaded document (422 above).")
+    max_jobs_kept: int = Field(200, ge=1, description="Finished ingest jobs remembered by GET /jobs.")
+    max_conversations: int = Field(200, ge=1, description="Conversations kept in memory (oldest dropped first).")
+    query_threads: int = Field(1, ge=0, description="Torch threads for query-time embedding (1 beside an ingest, NOTES.md).")
+    page_cache: int = Field(64, ge=0, description="Rendered page PNGs kept in memory.")
 
 
 class Settings(BaseSettings):

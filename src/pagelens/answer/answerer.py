@@ -6,6 +6,11 @@
     {"type": "sources", "sources": [SearchHit, ...]}
     {"type": "token", "text": "..."}
     {"type": "done", "answer": Answer}
+
+With ``phase_timings=True`` it also yields, as each phase ends (the server's live stream):
+
+    {"type": "timing", "phase": "rewrite" | "embed" | "search" | "fuse" | "rerank" | "generate",
+     "duration_ms": float}
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ class Answerer:
         multi_query: int | None = None,
         rerank: bool = True,
         k: int | None = None,
+        phase_timings: bool = False,
     ) -> Iterator[AnswerEvent]:
         t_start = time.perf_counter()
         cfg = self.settings
@@ -83,6 +89,8 @@ class Answerer:
             hyde=use_hyde, multi_query=n_variants, expand=cfg.retrieval.expand_short,
         )
         timings.update(plan.timings_ms)
+        if phase_timings:
+            yield _timing("rewrite", _ms(t_start))
 
         options = {"k": k, "hyde": use_hyde, "multi_query": n_variants, "rerank": rerank,
                    "model": self.llm.model if self.llm else "extractive"}
@@ -101,11 +109,16 @@ class Answerer:
 
         yield {"type": "phase", "phase": "retrieve"}
         t0 = time.perf_counter()
+        phases: dict[str, float] = {}
         hits = self.searcher.search(
             plan.standalone, k=k, doc_ids=doc_ids, extra_queries=plan.extra_queries or None,
-            rerank_query=plan.standalone, rerank=rerank,
+            rerank_query=plan.standalone, rerank=rerank, **({"timings": phases} if phase_timings else {}),
         )
         timings["retrieve"] = _ms(t0)
+        if phase_timings:
+            for name in ("embed", "search", "fuse", "rerank"):
+                timings[name] = phases.get(name, 0.0)
+                yield _timing(name, timings[name])
         yield {"type": "sources", "sources": hits}
 
         yield {"type": "phase", "phase": "generate"}
@@ -120,6 +133,8 @@ class Answerer:
             answer = Answer(question=question, answer=text, sources=hits, cited=cited,
                             invalid_citations=invalid, abstained=abstained, model="extractive")
         timings["generate"] = _ms(t0)
+        if phase_timings:
+            yield _timing("generate", timings["generate"])
         answer.timings_ms = {**timings, "total": _ms(t_start)}
 
         if cacheable and not answer.abstained and not answer.invalid_citations:
@@ -169,6 +184,10 @@ class Answerer:
 def _abstains(text: str) -> bool:
     low = " ".join(text.lower().split())
     return prompts.ABSTAIN_TEXT.lower().rstrip(".") in low or "do not contain the answer" in low
+
+
+def _timing(phase: str, ms: float) -> AnswerEvent:
+    return {"type": "timing", "phase": phase, "duration_ms": ms}
 
 
 def _ms(t0: float) -> float:

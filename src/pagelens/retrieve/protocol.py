@@ -20,8 +20,11 @@ class Searcher(Protocol):
         extra_queries: list[str] | None = None,
         rerank_query: str | None = None,
         rerank: bool = True,
+        timings: dict[str, float] | None = None,
     ) -> list[SearchHit]:
         """Ranked sources. ``extra_queries`` (HyDE passage, multi-query variants) are retrieved too and
         fused; ``rerank_query`` (default ``query``) is what the reranker scores against; ``rerank=False``
-        keeps the fused order even when a reranker is configured."""
+        keeps the fused order even when a reranker is configured. ``timings`` (optional for implementations;
+        callers pass it only when asked for phase timings) receives milliseconds per retrieval phase:
+        embed, search, fuse, rerank."""
         ...

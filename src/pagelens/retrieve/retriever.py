@@ -15,6 +15,7 @@ reranked by a cross-encoder, then ordered so that the top ``k`` covers as many p
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -77,8 +78,11 @@ class Retriever:
         extra_queries: list[str] | None = None,
         rerank_query: str | None = None,
         rerank: bool = True,
+        timings: dict[str, float] | None = None,
     ) -> list[SearchHit]:
+        """``timings``, when given, receives the milliseconds of embed, search, fuse and rerank."""
         rs = self.settings.retrieval
+        timings = {} if timings is None else timings
         k = k or rs.k
         query = " ".join(query.split())
         if not query:
@@ -88,11 +92,18 @@ class Retriever:
         if rs.expand_short and mode == "hybrid" and is_short(query):
             weights = short_query_weights(weights)
         channels = self._channels(mode)
-        candidates = self._fused(queries, channels, doc_ids, weights)
+        candidates = self._fused(queries, channels, doc_ids, weights, timings)
+        t0 = time.perf_counter()
         candidates = dedupe(candidates)
         if rerank and self.reranker is not None and candidates:
+            timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
+            t0 = time.perf_counter()
             candidates = self._rerank(rerank_query or query, candidates)
+            timings["rerank"] = _ms(t0)
+            t0 = time.perf_counter()
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
+        timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
+        timings.setdefault("rerank", 0.0)
         return [
             SearchHit(rank=i + 1, score=c.rerank if c.rerank is not None else c.fused, chunk=c.chunk,
                       channels=c.channels, rerank_score=c.rerank)
@@ -146,13 +157,19 @@ class Retriever:
         return out
 
     def _fused(
-        self, queries: list[str], channels: list[str], doc_ids: list[str] | None, base: dict[str, float]
+        self, queries: list[str], channels: list[str], doc_ids: list[str] | None, base: dict[str, float],
+        timings: dict[str, float],
     ) -> list[_Candidate]:
         rs = self.settings.retrieval
+        t0 = time.perf_counter()
         named = self._channel_queries(queries, channels)
+        timings["embed"] = _ms(t0)
         if not named:
             return []
+        t0 = time.perf_counter()
         results = self.store.search_batch(self.collection, [cq for _, cq in named], doc_ids)
+        timings["search"] = _ms(t0)
+        t0 = time.perf_counter()
         rankings: dict[str, list[str]] = {}
         scores: dict[str, dict[str, float]] = {}
         payloads: dict[str, dict[str, Any]] = {}
@@ -172,6 +189,7 @@ class Retriever:
                 info[name] = scores[name][f.id]
                 info[f"{name}_rank"] = float(rank)
             out.append(_Candidate(chunk_from_payload(payloads[f.id]), f.score, info))
+        timings["fuse"] = _ms(t0)
         return out
 
     def _rerank(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
@@ -184,6 +202,10 @@ class Retriever:
             c.channels["rerank"] = float(s)
         head.sort(key=lambda c: -(c.rerank or 0.0))
         return head + tail
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)
 
 
 def _cid(hit: ScoredPoint) -> str:

@@ -1,0 +1,94 @@
+"""``create_app(settings)``: the FastAPI application over one data home (no module-level app)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from pagelens.app import Pagelens
+from pagelens.errors import (
+    ComponentUnavailable, DocumentError, HomeLockedError, LLMError, NotFoundError, PagelensError,
+)
+from pagelens.server.deps import Authorized
+from pagelens.server.routes import documents, jobs, openai_compat, pages, query, search, system
+from pagelens.server.state import ServerState
+from pagelens.settings import Settings
+
+log = logging.getLogger("pagelens.server")
+VERSION = "0.1.0"
+
+
+def static_dir() -> Path:
+    return Path(str(files("pagelens.server").joinpath("static")))
+
+
+def create_app(settings: Settings, *, pagelens: Pagelens | None = None, open_home: bool = True) -> FastAPI:
+    """The server for ``settings.home``. ``pagelens`` injects a prepared facade (tests with fakes).
+
+    With ``open_home`` the vector index is opened at start-up, so a home owned by another process
+    fails there rather than on the first question."""
+    state = ServerState(settings, pagelens)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if open_home:
+            state.open()
+        try:
+            yield
+        finally:
+            state.close()
+
+    app = FastAPI(
+        title="pagelens", version=VERSION, lifespan=lifespan,
+        description="Cited answers about PDF documents: upload, search, ask (REST, WebSocket, OpenAI, MCP).",
+    )
+    app.state.pagelens = state
+    if settings.server.cors_origins:
+        app.add_middleware(
+            CORSMiddleware, allow_origins=settings.server.cors_origins, allow_methods=["*"],
+            allow_headers=["*"], allow_credentials=False,
+        )
+
+    app.include_router(system.public)
+    guarded = [Authorized]
+    for module in (system, documents, jobs, pages, search, query, openai_compat):
+        app.include_router(module.router, dependencies=guarded)
+    for module in (jobs, query):
+        app.include_router(module.sockets)  # WebSockets check ?api_key= themselves
+    _errors(app)
+    _static(app)
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    def handler(code: int):  # type: ignore[no-untyped-def]
+        async def handle(request: Request, exc: Exception) -> JSONResponse:
+            return JSONResponse({"detail": " ".join(str(exc).split())}, status_code=code)
+
+        return handle
+
+    app.add_exception_handler(NotFoundError, handler(404))
+    app.add_exception_handler(DocumentError, handler(422))
+    app.add_exception_handler(HomeLockedError, handler(409))
+    app.add_exception_handler(ComponentUnavailable, handler(501))
+    app.add_exception_handler(LLMError, handler(502))
+    app.add_exception_handler(PagelensError, handler(500))
+
+
+def _static(app: FastAPI) -> None:
+    root = static_dir()
+    if not (root / "index.html").is_file():
+        return
+    app.mount("/static", StaticFiles(directory=root), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(root / "index.html")

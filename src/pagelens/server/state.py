@@ -1,0 +1,202 @@
+"""What one server process holds: the facade over its data home, the read side, jobs, conversations.
+
+Reads never wait for writes. The ingest job runs through ``app.coordinator`` (its writer lock, the
+facade's embedder, the facade's catalog connection). Requests use their own side of the same engine:
+
+* a second catalog connection (SQLite WAL: readers see committed documents while a write is open),
+* a query embedder of their own, encoding with ``server.query_threads`` torch threads (1 beside an
+  ingest, NOTES.md) — a fast tokenizer shared between threads fails with "Already borrowed", and
+  the ingest's batches would otherwise make every query wait behind them,
+* a retriever and answerer over the same vector store (qdrant-edge serves queries during upserts).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from pagelens.app import Pagelens
+from pagelens.errors import NotFoundError, PagelensError
+from pagelens.server.conversations import Conversations
+from pagelens.server.jobs import Job, JobManager, Progress
+from pagelens.server.render import PageRenderer
+from pagelens.settings import Settings
+from pagelens.store.catalog import Catalog
+
+log = logging.getLogger("pagelens.server")
+
+
+class ServerState:
+    def __init__(self, settings: Settings, pagelens: Pagelens | None = None) -> None:
+        self.settings = settings
+        self.app = pagelens or Pagelens(settings, warn=lambda m: log.warning("%s", m))
+        self.home = self.app.home
+        self.uploads = self.home / "uploads"
+        self.catalog = Catalog(self.home / "catalog.sqlite3")
+        self.jobs = JobManager(keep=settings.server.max_jobs_kept)
+        self.conversations = Conversations(settings.server.max_conversations)
+        self.pages = PageRenderer(settings.server.page_cache)
+        self._lock = threading.RLock()
+        self._built: dict[str, Any] = {}
+
+    def open(self) -> None:
+        """Take the home now (a home owned by another process fails here, at start-up)."""
+        self.app.indexer.ensure()
+        threading.Thread(target=self._warm, name="pagelens-warm-query", daemon=True).start()
+
+    def close(self) -> None:
+        self.jobs.close()
+        self.catalog.close()
+        self.app.close()
+
+    def _warm(self) -> None:
+        try:
+            self.query_embedder.embed(["warm up"])
+        except PagelensError as exc:
+            log.warning("query embedder: %s", exc)
+
+    # -- the read side ------------------------------------------------------------------------------
+    def _component(self, name: str, build: Any) -> Any:
+        with self._lock:
+            if name not in self._built:
+                self._built[name] = build()
+            return self._built[name]
+
+    @property
+    def query_embedder(self) -> Any:
+        def build() -> Any:
+            injected = self.app.injected("embedder")
+            if injected is not None:
+                return injected
+            from pagelens.embed import create_text_embedder
+
+            embedder = create_text_embedder(self.settings.index)
+            if hasattr(embedder, "threads"):
+                embedder.threads = self.settings.server.query_threads
+            return embedder
+
+        return self._component("query_embedder", build)
+
+    @property
+    def retriever(self) -> Any:
+        def build() -> Any:
+            from pagelens.retrieve.retriever import Retriever
+
+            self.app.indexer.ensure()
+            return Retriever(
+                self.settings, self.app.store, self.query_embedder, self.app.sparse,
+                image_embedder=self.app.image_embedder, reranker=self.app.reranker,
+            )
+
+        return self._component("retriever", build)
+
+    @property
+    def answer_cache(self) -> Any:
+        def build() -> Any:
+            if not self.settings.answer.cache:
+                return None
+            from pagelens.answer.cache import SemanticCache
+
+            return SemanticCache(self.app.store, self.query_embedder, self.settings)
+
+        return self._component("answer_cache", build)
+
+    @property
+    def answerer(self) -> Any:
+        def build() -> Any:
+            from pagelens.answer.answerer import Answerer
+
+            return Answerer(
+                self.settings, self.retriever, self.query_embedder, llm=self.app.llm, cache=self.answer_cache,
+                images=self.app.images,
+            )
+
+        return self._component("answerer", build)
+
+    def resolve_docs(self, refs: list[str] | None) -> list[str] | None:
+        if not refs:
+            return None
+        return [self.catalog.resolve(r).doc_id for r in refs]
+
+    def is_indexed(self, doc_id: str) -> bool:
+        return self.catalog.is_indexed(doc_id, self.settings.index_name())
+
+    def clear_answer_cache(self) -> int:
+        cache = self.answer_cache
+        if cache is None:
+            return 0
+        n = len(cache)
+        cache.clear()
+        other = self.app.answer_cache  # the coordinator's instance over the same collection
+        if other is not None:
+            other._ready = False
+        return n
+
+    # -- jobs ---------------------------------------------------------------------------------------
+    def save_upload(self, name: str, data: bytes, sha: str) -> Path:
+        """Store an upload as ``uploads/<sha>/<clean name>``: no path escapes, and two different files
+        with one name never overwrite each other."""
+        folder = self.uploads / sha[:16]
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / clean_name(name)
+        if not path.exists():
+            tmp = path.with_suffix(path.suffix + ".part")
+            tmp.write_bytes(data)
+            tmp.replace(path)
+        return path
+
+    def submit_ingest(self, path: Path) -> Job:
+        def run(job: Job, progress: Progress) -> None:
+            self._ingest(job, path, progress)
+
+        return self.jobs.submit(path.name, run)
+
+    def submit_reprocess(self, doc_id: str) -> Job:
+        doc = self.catalog.resolve(doc_id)
+        path = Path(doc.path)
+        if not path.is_file():
+            raise NotFoundError(f"{doc.name}: the original file is gone ({path}); upload it again")
+
+        def run(job: Job, progress: Progress) -> None:
+            from pagelens.server.reprocess import clear_document_caches
+
+            clear_document_caches(self.app, doc)
+            self.app.remove(doc.doc_id)
+            self.pages.forget(doc.doc_id)
+            self._ingest(job, path, progress)
+
+        job = self.jobs.submit(doc.name, run, kind="reprocess")
+        job.doc_id = doc.doc_id
+        return job
+
+    def _ingest(self, job: Job, path: Path, progress: Progress) -> None:
+        results = self.app.coordinator.ingest([path], progress=progress)
+        if not results:
+            job.error = f"{path.name}: ingest: nothing to ingest"
+            return
+        r = results[0]
+        job.doc_id = r.doc_id
+        job.result = r.model_dump(mode="json")
+        job.warnings = list(r.page_errors)
+        if r.pages:
+            job.pages = r.pages
+        if r.status == "failed":
+            job.error = r.error or f"{path.name}: ingest failed"
+
+
+_UNSAFE = re.compile(r"[^\w.\- ()\[\]+,@]+")
+
+
+def clean_name(name: str) -> str:
+    """A file name safe to store: no folders, no control or odd characters, ends in .pdf, ≤ 120 chars."""
+    base = unicodedata.normalize("NFC", name).replace("\\", "/").split("/")[-1]
+    base = _UNSAFE.sub("_", base).strip(" .") or "upload"
+    stem, dot, ext = base.rpartition(".")
+    if not dot or ext.lower() != "pdf":
+        stem, ext = base, "pdf"
+    stem = stem.strip(" .") or "upload"
+    return f"{stem[:115]}.{ext}"
