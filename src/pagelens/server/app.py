@@ -19,6 +19,7 @@ from pagelens.errors import (
 )
 from pagelens.server.deps import Authorized
 from pagelens.server.routes import documents, jobs, openai_compat, pages, query, search, system
+from pagelens.server.routes import report as report_routes
 from pagelens.server.state import ServerState
 from pagelens.settings import Settings
 
@@ -59,6 +60,7 @@ def create_app(settings: Settings, *, pagelens: Pagelens | None = None, open_hom
 
     app.include_router(system.public)
     guarded = [Authorized]
+    app.include_router(report_routes.router, dependencies=guarded)
     for module in (system, documents, jobs, pages, search, query, openai_compat):
         app.include_router(module.router, dependencies=guarded)
     for module in (jobs, query):

@@ -2,7 +2,7 @@
 // cards whose page images have the cited box highlighted.
 
 import { api, wsUrl } from './api.js';
-import { $, clear, h, ms, say } from './dom.js';
+import { $, append, clear, h, ms, say } from './dom.js';
 import { answerNodes, showPage, sourceCard, viewerElement } from './sources.js';
 import { on, store } from './state.js';
 import { exportConversation } from './exports.js';
@@ -244,7 +244,7 @@ function finish(turn, msg) {
   const channels = new Set();
   for (const s of turn.sources) for (const [c, r] of Object.entries(s.channels || {})) if (r !== null && r !== undefined) channels.add(c);
   const timing = Object.entries(turn.timings).filter(([, v]) => typeof v === 'number').map(([k, v]) => `${k} ${ms(v)}`).join(' · ');
-  clear(turn.metaEl).append(
+  append(clear(turn.metaEl),
     h('span', { class: 'pill' }, turn.model || 'extractive'),
     turn.cached ? h('span', { class: 'pill cached' }, 'cached') : h('span', { class: 'pill' }, 'fresh'),
     h('span', {}, ` channels: ${[...channels].join(', ') || 'none'}`),
@@ -272,7 +272,7 @@ function cite(turn, src, page) {
   if (card) {
     card.classList.add('lit');
     card.focus({ preventScroll: true });
+    card.scrollIntoView({ block: 'nearest' });
   }
-  $('#viewer').scrollIntoView({ block: 'nearest' });
 }
 

@@ -4,6 +4,7 @@
 import { api, docPath, fetchBlob, pagePng } from './api.js';
 import { $, clear, download, h, ms, renderTable, say } from './dom.js';
 import { on, store } from './state.js';
+import { boxesOn } from './sources.js';
 import { conversation } from './chat.js';
 
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
@@ -55,17 +56,19 @@ export async function openReport(d) {
 const crops = new Map();
 
 async function crop(s) {
-  const key = `${s.doc_id}|${s.page}|${s.bbox}`;
+  const boxes = boxesOn(s, s.page);
+  const key = `${s.doc_id}|${s.page}|${JSON.stringify(boxes)}`;
   if (crops.has(key)) return crops.get(key);
-  const boxes = s.bbox ? [s.bbox] : [];
   const [blob, size] = await Promise.all([
     fetchBlob(pagePng(s.doc_id, s.page, { scale: 2, boxes })),
     api(docPath(s.doc_id, `/pages/${s.page}/size`)),
   ]);
   const bmp = await createImageBitmap(blob);
   const k = bmp.width / size.width;
-  let [x0, y0, x1, y1] = s.bbox || [0, 0, size.width, size.height];
-  const pad = s.bbox ? 24 : 0;
+  let [x0, y0, x1, y1] = boxes.length
+    ? [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))]
+    : [0, 0, size.width, size.height];
+  const pad = boxes.length ? 24 : 0;
   x0 = Math.max(0, x0 - pad); y0 = Math.max(0, y0 - pad);
   x1 = Math.min(size.width, x1 + pad); y1 = Math.min(size.height, y1 + pad);
   const sw = (x1 - x0) * k;

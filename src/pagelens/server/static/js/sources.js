@@ -74,9 +74,15 @@ export function sourceContent(s) {
   return longText(s.text);
 }
 
+/** The boxes of a source on one page (a source may span pages: `bboxes` is [[page, box], ...]). */
+export function boxesOn(s, page) {
+  if (Array.isArray(s.bboxes) && s.bboxes.length) return s.bboxes.filter(([p]) => p === page).map(([, b]) => b);
+  return s.bbox && page === s.page ? [s.bbox] : [];
+}
+
 /** A card for one source: header, page thumbnail with the box highlighted, content. */
 export function sourceCard(s, { idPrefix, onShow }) {
-  const boxes = s.bbox ? [s.bbox] : [];
+  const boxes = boxesOn(s, s.page);
   const thumb = h('img', { class: 'thumb', alt: `Page ${s.page} of ${s.doc_name}${boxes.length ? ', cited box highlighted' : ''}` });
   setImage(thumb, pagePng(s.doc_id, s.page, { scale: 1, boxes }),
     (msg) => thumb.replaceWith(h('p', { class: 'err small' }, `Page image: ${msg}`)));
@@ -97,7 +103,7 @@ export function sourceCard(s, { idPrefix, onShow }) {
 
 /** The large page view: one page with the cited box highlighted by the server. */
 export function showPage(viewer, s, page) {
-  const boxes = s.bbox && page === s.page ? [s.bbox] : [];
+  const boxes = boxesOn(s, page);
   viewer.hidden = false;
   const img = viewer.querySelector('img');
   const cap = viewer.querySelector('figcaption');
