@@ -14,6 +14,7 @@ from typing import Optional
 import typer
 
 from pagelens.cli import docs, query, tools
+from pagelens.cli import mcp_server, serve
 from pagelens.cli import report as report_cmd
 from pagelens.cli.output import State
 
@@ -53,6 +54,8 @@ def _global(
 docs.register(app)
 query.register(app)
 tools.register(app)
+serve.register(app)
+mcp_server.register(app)
 report_cmd.register(app)
 
 

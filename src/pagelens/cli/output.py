@@ -82,6 +82,13 @@ def open_app(ctx: typer.Context, **overrides: Any) -> Iterator[Any]:
 
     state: State = ctx.obj
     settings = state.settings(**overrides)
+    from pagelens.cli.remote import find_server
+
+    remote = find_server(settings)  # a server owns this home: go through its API
+    if remote is not None:
+        with remote:
+            yield remote
+        return
     warn = (lambda m: None) if state.quiet else (lambda m: err_console().print(f"[yellow]warning:[/yellow] {escape(m)}"))
     app = Pagelens(settings, warn=warn)
     try:

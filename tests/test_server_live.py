@@ -1,0 +1,184 @@
+"""A real uvicorn on 127.0.0.1: WebSocket streams (event order), the OpenAI endpoint through the
+openai SDK, auth on/off, and LLM tokens streamed through /ws/query from a real OpenAI-protocol server."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from openai_server import OpenAIServer
+from server_support import LiveServer, make_pdf, wait_job
+
+pytest.importorskip("websockets")
+QUESTION = "How long is the Oresund bridge?"
+
+
+def _start(settings, tmp_path, **overrides):
+    from pagelens.server import create_app
+
+    s = settings.with_overrides(**{"ingest.ocr": "off", **overrides})
+    live = LiveServer(create_app(s)).start()
+    key = overrides.get("server.api_key")
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    client = httpx.Client(base_url=live.url, headers=headers, timeout=120)
+    pdf = make_pdf(tmp_path / "facts.pdf")
+    r = client.post("/documents", files=[("files", ("facts.pdf", pdf.read_bytes(), "application/pdf"))])
+    assert r.status_code == 202, r.text
+    assert wait_job(client, r.json()["jobs"][0]["job_id"])["state"] == "done"
+    return live, client
+
+
+@pytest.fixture
+def live(settings, tmp_path):
+    live, client = _start(settings, tmp_path)
+    yield live, client
+    client.close()
+    live.stop()
+
+
+def _ask_ws(url: str, body: dict, suffix: str = "") -> list[dict]:
+    from websockets.sync.client import connect
+
+    events = []
+    with connect(url.replace("http", "ws") + "/ws/query" + suffix, open_timeout=30) as ws:
+        ws.send(json.dumps(body))
+        while True:
+            ev = json.loads(ws.recv(timeout=120))
+            events.append(ev)
+            if ev["type"] in ("done", "error"):
+                return events
+
+
+def test_ws_query_streams_phases_sources_tokens_citations_done(live):
+    server, _ = live
+    events = _ask_ws(server.url, {"question": QUESTION})
+    kinds = [e["type"] for e in events]
+    phases = [e["name"] for e in events if e["type"] == "phase"]
+    assert phases == ["rewrite", "embed", "search", "fuse", "rerank", "generate"]
+    assert all(e["duration_ms"] >= 0 for e in events if e["type"] == "phase")
+    first_token, sources = kinds.index("token"), kinds.index("sources")
+    assert kinds[:5] == ["phase"] * 5 and sources == 5 and first_token > sources
+    assert kinds[-3:] == ["phase", "citations", "done"]  # generate ends after the last token
+    done = events[-1]
+    assert "7,845" in done["answer"] and done["answer"] == "".join(e["text"] for e in events if e["type"] == "token")
+    assert events[sources]["sources"][0]["page"] == 2 and done["cached"] is False
+    assert done["total_ms"] > 0 and done["conversation_id"]
+    assert events[-2]["citations"][0]["n"] == 1 and events[-2]["citations"][0]["valid"]
+
+
+def test_ws_query_bad_request_gives_error_and_socket_stays_open(live):
+    from websockets.sync.client import connect
+
+    server, _ = live
+    with connect(server.url.replace("http", "ws") + "/ws/query") as ws:
+        ws.send(json.dumps({"question": ""}))
+        err = json.loads(ws.recv(timeout=30))
+        assert err["type"] == "error" and "question" in err["message"]
+        ws.send(json.dumps({"question": QUESTION, "doc_ids": ["no-such-doc"]}))
+        err = json.loads(ws.recv(timeout=30))
+        assert err["type"] == "error" and "no-such-doc" in err["message"]
+        ws.send(json.dumps({"question": QUESTION}))
+        kinds = []
+        while not kinds or kinds[-1] != "done":
+            kinds.append(json.loads(ws.recv(timeout=60))["type"])
+        assert "sources" in kinds
+
+
+def test_ws_jobs_reports_progress_until_done(live, tmp_path):
+    from websockets.sync.client import connect
+
+    server, client = live
+    pdf = make_pdf(tmp_path / "longer.pdf", pages=6)
+    with connect(server.url.replace("http", "ws") + "/ws/jobs") as ws:
+        r = client.post("/documents", files=[("files", ("longer.pdf", pdf.read_bytes(), "application/pdf"))])
+        job_id = r.json()["jobs"][0]["job_id"]
+        seen = []
+        while True:
+            msg = json.loads(ws.recv(timeout=120))
+            assert msg["type"] == "job"
+            if msg["job"]["job_id"] == job_id:
+                seen.append(msg["job"])
+                if msg["job"]["state"] in ("done", "failed"):
+                    break
+    states = [j["state"] for j in seen]
+    assert states[0] == "queued" and states[-1] == "done" and "running" in states
+    assert seen[-1]["pages"] == 6 and seen[-1]["page"] == 6 and seen[-1]["doc_id"]
+    assert any(j["stage"] == "parse" for j in seen)
+
+
+def test_openai_sdk_chat_stream_and_not(live):
+    from openai import OpenAI
+
+    server, _ = live
+    oa = OpenAI(base_url=server.url + "/v1", api_key="unused")
+    assert [m.id for m in oa.models.list().data] == ["pagelens"]
+    resp = oa.chat.completions.create(model="pagelens", messages=[{"role": "user", "content": QUESTION}])
+    assert "7,845" in resp.choices[0].message.content
+    assert resp.model_extra["sources"][0]["page"] == 2
+    stream = oa.chat.completions.create(
+        model="pagelens", stream=True,
+        messages=[{"role": "user", "content": "What is grown?"}, {"role": "assistant", "content": "Coffee."},
+                  {"role": "user", "content": QUESTION}],
+    )
+    chunks = list(stream)
+    text = "".join(c.choices[0].delta.content or "" for c in chunks)
+    assert "7,845" in text and chunks[-1].choices[0].finish_reason == "stop"
+    assert chunks[-1].model_extra["sources"][0]["doc_name"] == "facts.pdf"
+
+
+def test_auth_on(settings, tmp_path):
+    from openai import AuthenticationError, OpenAI
+    from websockets.exceptions import InvalidStatus, ConnectionClosed
+    from websockets.sync.client import connect
+
+    server, client = _start(settings, tmp_path, **{"server.api_key": "s3cret"})
+    try:
+        bare = httpx.Client(base_url=server.url)
+        assert bare.get("/health").status_code == 200
+        for method, path in [("GET", "/documents"), ("GET", "/stats"), ("POST", "/search"), ("GET", "/v1/models")]:
+            r = bare.request(method, path, json={"query": "x"})
+            assert r.status_code == 401 and "API key" in r.json()["detail"], (path, r.text)
+        assert bare.get("/documents", headers={"Authorization": "Bearer wrong"}).status_code == 401
+        assert client.get("/documents").status_code == 200
+        assert client.get("/config").json()["api_key_required"] is True
+        with pytest.raises((InvalidStatus, ConnectionClosed)):
+            with connect(server.url.replace("http", "ws") + "/ws/query") as ws:
+                ws.send(json.dumps({"question": QUESTION}))
+                ws.recv(timeout=10)
+        events = _ask_ws(server.url, {"question": QUESTION}, "?api_key=s3cret")
+        assert events[-1]["type"] == "done"
+        with pytest.raises(AuthenticationError):
+            OpenAI(base_url=server.url + "/v1", api_key="wrong").models.list()
+        assert OpenAI(base_url=server.url + "/v1", api_key="s3cret").models.list().data[0].id == "pagelens"
+    finally:
+        client.close()
+        server.stop()
+
+
+def test_auth_off_needs_no_key(live):
+    server, _ = live
+    bare = httpx.Client(base_url=server.url)
+    assert bare.get("/documents").status_code == 200
+    assert bare.get("/config").json()["api_key_required"] is False
+
+
+def test_llm_tokens_stream_through_ws_query(settings, tmp_path):
+    with OpenAIServer() as llm:
+        llm.push_text("The Oresund bridge is 7,845 metres long [1, p.2].")
+        server, client = _start(settings, tmp_path, **{"answer.llm_base_url": llm.base_url, "answer.llm_model": "m",
+                                                       "answer.cache": False})
+        try:
+            events = _ask_ws(server.url, {"question": QUESTION})
+        finally:
+            client.close()
+            server.stop()
+    tokens = [e["text"] for e in events if e["type"] == "token"]
+    assert len(tokens) > 3 and "".join(tokens) == "The Oresund bridge is 7,845 metres long [1, p.2]."
+    done = events[-1]
+    assert done["type"] == "done" and done["model"] == "m"
+    cites = [e for e in events if e["type"] == "citations"][0]["citations"]
+    assert cites[0]["n"] == 1 and cites[0]["page"] == 2 and cites[0]["valid"]
+    prompt = json.dumps(llm.requests[-1].messages)
+    assert "7,845 metres" in prompt  # the sources went into the prompt
