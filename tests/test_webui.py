@@ -78,10 +78,11 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
 
 
-def upload(page, pdf: Path) -> None:
+def upload(page, pdf: Path, shown: str | None = None) -> None:
+    """Upload through the file input; wait until the job row (showing ``shown``) says done."""
     page.goto(page.url.split("#")[0] + "#library")
     page.get_by_label("Upload PDFs").set_input_files(str(pdf))
-    row = page.locator("li.job", has_text=pdf.name)
+    row = page.locator("li.job", has_text=shown or pdf.name)
     expect(row).to_have_attribute("data-state", "done", timeout=180_000)
 
 
@@ -243,9 +244,9 @@ def test_phone_width_has_no_sideways_scroll(browser, server) -> None:
 
 
 def test_hostile_pdf_renders_as_text_and_runs_nothing(page, tmp_path_factory) -> None:
-    pdf = build_sample_pdf(tmp_path_factory.mktemp("evil") / "evil <b>name</b>.pdf", title=XSS_TITLE, hostile=True)
-    upload(page, pdf)
-    row = page.locator("#documents tr", has_text="evil <b>name</b>.pdf")
+    pdf = build_sample_pdf(tmp_path_factory.mktemp("evil") / "evil <img src=x onerror=alert(1)>.pdf", title=XSS_TITLE, hostile=True)
+    upload(page, pdf, shown="evil")  # the server makes the file name safe: evil _img src_x ….pdf
+    row = page.locator("#documents tr", has_text="evil")
     expect(row).to_contain_text(XSS_TITLE)
     page.goto(page.url.split("#")[0] + "#chat")
     page.get_by_label("Question", exact=True).fill("Which hostile text sits in this paragraph with an image tag?")

@@ -110,11 +110,19 @@ export function showPage(viewer, s, page) {
   cap.textContent = `${s.doc_name}, page ${page}${boxes.length ? ' · cited box highlighted' : ''}`;
   img.alt = `Page ${page} of ${s.doc_name}${boxes.length ? ' with the cited box highlighted' : ''}`;
   img.dataset.highlighted = boxes.length ? 'true' : 'false';
+  const frame = viewer.querySelector('.viewer-frame');
+  img.onload = () => {  // bring the highlighted box to the middle of the frame
+    if (!boxes.length || !img.naturalWidth) return;
+    const k = (img.clientWidth / img.naturalWidth) * 2;  // page points → displayed pixels (scale 2)
+    const top = Math.min(...boxes.map((b) => b[1])) * k;
+    const bottom = Math.max(...boxes.map((b) => b[3])) * k;
+    frame.scrollTop = Math.max(0, (top + bottom) / 2 - frame.clientHeight / 2);
+  };
   setImage(img, pagePng(s.doc_id, page, { scale: 2, boxes }), (msg) => { cap.textContent = `Page image: ${msg}`; });
 }
 
 export function viewerElement(id) {
   return h('figure', { class: 'viewer', id, hidden: true },
-    h('img', { alt: '' }), h('figcaption', {}),
+    h('div', { class: 'viewer-frame' }, h('img', { alt: '' })), h('figcaption', {}),
     h('button', { type: 'button', class: 'link', onClick: (e) => { e.target.closest('figure').hidden = true; } }, 'close'));
 }
