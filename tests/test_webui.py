@@ -9,73 +9,38 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 
-from server_support import LiveServer
 from webui_pdfs import XSS_BODY, XSS_TITLE, build_sample_pdf
+from webui_support import REPO, chromium, live_server, require_browser, shot, watch
 
-REPO = Path(__file__).resolve().parent.parent
-ARTIFACTS = REPO / "test-artifacts"
-CHROMIUM = os.environ.get("PAGELENS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"no chromium at {CHROMIUM} (apt-get install -y chromium, or set PAGELENS_CHROMIUM)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')")
-pytest.importorskip("fastapi", reason="the server extra is not installed")
+sync_api = require_browser()
 expect = sync_api.expect
 QUESTION = "How many zebrafinch birds were counted at the northern marsh?"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory):
-    from pagelens.server import create_app
-    from pagelens.settings import Settings
-
-    home = tmp_path_factory.mktemp("webui-home")
-    with pytest.MonkeyPatch.context() as mp:
-        for key in list(os.environ):
-            if key.startswith("PAGELENS_"):
-                mp.delenv(key, raising=False)
-        mp.setenv("PAGELENS_CONFIG", str(home / "none.toml"))
-        settings = Settings(home=home).with_overrides(**{"ingest.ocr": "off"})
-        live = LiveServer(create_app(settings)).start()
-        try:
-            yield live
-        finally:
-            live.stop()
+    with live_server(tmp_path_factory.mktemp("webui-home")) as live:
+        yield live
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 @pytest.fixture(scope="module")
 def page(browser, server):
-    """One tab for the whole flow; every dialog, page error and console error is recorded."""
+    """One tab for the whole flow; every dialog, page error, console error and HTTP error is recorded."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
-    p = ctx.new_page()
-    p.problems = []  # type: ignore[attr-defined]
-    p.on("dialog", lambda d: (p.problems.append(f"dialog: {d.message}"), d.dismiss()))
-    p.on("pageerror", lambda e: p.problems.append(f"page error: {e}"))
-    p.on("console", lambda m: m.type == "error" and p.problems.append(f"console: {m.text}"))
-    p.on("response", lambda r: r.status >= 400 and p.problems.append(f"HTTP {r.status} {r.url}"))
+    p = watch(ctx.new_page())
     p.goto(server.url + "/")
     yield p
     ctx.close()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
 
 
 def upload(page, pdf: Path, shown: str | None = None) -> None:
@@ -87,7 +52,14 @@ def upload(page, pdf: Path, shown: str | None = None) -> None:
 
 
 def test_library_upload_shows_progress_then_the_document(page, tmp_path_factory) -> None:
-    pdf = build_sample_pdf(tmp_path_factory.mktemp("pdf") / "survey.pdf")
+    folder = tmp_path_factory.mktemp("pdf")
+    pdf = build_sample_pdf(folder / "survey.pdf")
+    # A file that is not a PDF is refused in words naming it.
+    (folder / "notes.txt").write_text("just some notes", encoding="utf-8")
+    page.goto(page.url.split("#")[0] + "#library")
+    page.get_by_label("Upload PDFs").set_input_files(str(folder / "notes.txt"))
+    expect(page.locator("#library-status")).to_contain_text("Upload failed: notes.txt")
+    page.problems.clear()  # that 422 was the point
     # Record every label a job row shows while the upload runs.
     page.evaluate("""() => { window.__labels = [];
       new MutationObserver(() => document.querySelectorAll('#jobs .stage').forEach(
@@ -190,7 +162,7 @@ def test_exported_conversation_opens_offline_with_page_crops(page, tmp_path) -> 
     assert all(src.startswith("data:image/png;base64,") for src in imgs.evaluate_all("els => els.map(e => e.src)"))
     assert view.evaluate("() => [...document.images].every((i) => i.complete && i.naturalWidth > 0)")
     assert requests == [path.as_uri()]  # nothing fetched from anywhere
-    view.screenshot(path=str(ARTIFACTS / "export-conversation.png"))
+    shot(view, "export-conversation")
     view.close()
     # The extraction report, downloaded from the Exports screen.
     page.goto(page.url.split("#")[0] + "#exports")
@@ -239,7 +211,7 @@ def test_phone_width_has_no_sideways_scroll(browser, server) -> None:
         assert width <= 392, f"{screen} is {width}px wide on a 390px screen"
         if screen == "chat":
             expect(p.get_by_role("button", name="Ask")).to_be_visible()
-            p.screenshot(path=str(ARTIFACTS / "phone-chat.png"))
+            shot(p, "phone-chat")
     ctx.close()
 
 
@@ -262,3 +234,18 @@ def test_hostile_pdf_renders_as_text_and_runs_nothing(page, tmp_path_factory) ->
     assert page.locator("script:not([src])").count() == 0 and page.locator('img[src="x"]').count() == 0
     assert page.locator('a[href^="javascript:"]').count() == 0
     assert not [p for p in page.problems if "dialog" in p], page.problems
+
+
+def test_reprocess_then_delete(page) -> None:
+    page.goto(page.url.split("#")[0] + "#library")
+    row = page.locator("#documents tr", has_text="survey.pdf")
+    row.get_by_role("button", name="Reprocess").click()
+    expect(page.locator("#library-status")).to_contain_text("Reprocessing survey.pdf")
+    expect(page.locator("li.job").first).to_have_attribute("data-state", "done", timeout=120_000)
+    delete = row.get_by_role("button", name="Delete")
+    delete.click()
+    expect(delete).to_have_text("Really delete?")  # a second click confirms; no browser dialog
+    delete.click()
+    expect(page.locator("#documents tr", has_text="survey.pdf")).to_have_count(0)
+    expect(page.locator("#library-status")).to_contain_text("Deleted survey.pdf")
+    assert not page.problems, page.problems

@@ -97,12 +97,6 @@ export async function exportConversation(conv) {
   let config = {};
   try { config = await api('/config'); } catch { /* the export still works without it */ }
   const doc = document.implementation.createHTMLDocument('pagelens conversation');
-  doc.head.append(
-    Object.assign(doc.createElement('meta'), { httpEquiv: 'Content-Security-Policy', content: CSP }),
-    Object.assign(doc.createElement('style'), { textContent: STYLE }));
-  const meta = doc.createElement('meta');
-  meta.setAttribute('charset', 'utf-8');
-  doc.head.prepend(meta);
   const turns = conv.turns.filter((t) => t.done);
   doc.body.append(h('h1', {}, 'pagelens conversation'),
     h('p', { class: 'meta' }, `Exported ${new Date().toISOString()} · ${turns.length} questions · LLM ${config.llm_model || 'none (extractive)'} · embedder ${config.embedder || 'unknown'}`));
@@ -124,7 +118,10 @@ export async function exportConversation(conv) {
       (t.notes || []).map((n) => h('div', { class: 'meta' }, n)),
       h('h3', {}, 'Sources'), sources));
   }
-  const html = '<!doctype html>\n' + doc.documentElement.outerHTML;
+  // The head is constant text; everything else was built as DOM nodes and is serialised escaped.
+  const head = `<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>pagelens conversation</title><style>${STYLE}</style>`;
+  const html = `<!doctype html>\n<html lang="en"><head>${head}</head>${doc.body.outerHTML}</html>`;
   const stamp = new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-');
   download(`pagelens-conversation-${stamp}.html`, new Blob([html], { type: 'text/html' }));
   return html;
