@@ -272,7 +272,10 @@ function cite(turn, src, page) {
   if (card) {
     card.classList.add('lit');
     card.focus({ preventScroll: true });
-    card.scrollIntoView({ block: 'nearest' });
+    // Bring the card just below the (sticky) page viewer.
+    const panel = card.closest('.sources-panel');
+    const below = $('#viewer').getBoundingClientRect().bottom + 8;
+    panel.scrollBy({ top: card.getBoundingClientRect().top - below });
   }
 }
 
