@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
-from fastapi.responses import HTMLResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
@@ -104,13 +103,3 @@ def delete_document(state: State, doc_id: str, full: bool = False) -> Response:
 @router.post("/documents/{doc_id}/reprocess", status_code=status.HTTP_202_ACCEPTED)
 def reprocess(state: State, doc_id: str) -> dict[str, Any]:
     return {"job": state.submit_reprocess(doc_id).to_json()}
-
-
-@router.get("/documents/{doc_id}/report.html", response_class=HTMLResponse)
-def report(state: State, doc_id: str) -> HTMLResponse:
-    d = state.catalog.resolve(doc_id)
-    try:
-        from pagelens.export.report import render_report  # type: ignore[import-not-found]
-    except ImportError:
-        raise HTTPException(501, "the extraction report is not available in this build (pagelens.export.report)") from None
-    return HTMLResponse(render_report(state.app, d.doc_id))
