@@ -236,6 +236,21 @@ def test_hostile_pdf_renders_as_text_and_runs_nothing(page, tmp_path_factory) ->
     assert not [p for p in page.problems if "dialog" in p], page.problems
 
 
+def test_dropping_files_uploads_them(page, tmp_path) -> None:
+    import base64
+
+    from server_support import make_pdf
+
+    data = base64.b64encode(make_pdf(tmp_path / "dropped.pdf").read_bytes()).decode()
+    page.goto(page.url.split("#")[0] + "#library")
+    transfer = page.evaluate_handle("""(b64) => { const dt = new DataTransfer();
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      dt.items.add(new File([bytes], 'dropped.pdf', {type: 'application/pdf'})); return dt; }""", data)
+    page.locator("#dropzone").dispatch_event("drop", {"dataTransfer": transfer})
+    expect(page.locator("li.job", has_text="dropped.pdf")).to_have_attribute("data-state", "done", timeout=120_000)
+    expect(page.locator("#documents tr", has_text="dropped.pdf")).to_contain_text("3")
+
+
 def test_reprocess_then_delete(page) -> None:
     page.goto(page.url.split("#")[0] + "#library")
     row = page.locator("#documents tr", has_text="survey.pdf")

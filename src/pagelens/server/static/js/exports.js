@@ -32,7 +32,7 @@ export function init() {
     } }, 'Export conversation'),
     h('p', { id: 'exports-status', class: 'status', role: 'status', hidden: true }),
     h('h2', {}, 'Extraction reports'),
-    h('p', { class: 'muted' }, 'Per document: metadata and outline, element counts per page, every table and figure. The same as `pagelens report DOC --html FILE`.'),
+    h('p', { class: 'muted' }, 'Per document: metadata and outline, element counts per page, every table and figure; the same file as the command pagelens report DOC --html FILE.'),
     h('ul', { id: 'reports', class: 'plain' }));
   on('documents', renderReports);
 }

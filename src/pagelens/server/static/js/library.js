@@ -86,6 +86,9 @@ function updateJob(job) {
   entry.job = job;
   entry.row.dataset.state = job.state;
   entry.label.textContent = jobLabel(job);
+  const warnings = job.warnings || [];
+  entry.label.title = warnings.join('\n');
+  if (warnings.length && job.state === 'done') entry.label.textContent += ` · ${warnings.length} page warning${warnings.length > 1 ? 's' : ''}`;
   if (job.state === 'done') entry.bar.value = 1;
   else if (job.pages) entry.bar.value = Math.min(1, (job.page || 0) / job.pages);
   else entry.bar.removeAttribute('value');  // indeterminate while queued
@@ -145,6 +148,13 @@ function confirmButton(label, confirmLabel, action) {
   return btn;
 }
 
+function failedPages(failed) {
+  const entries = Object.entries(failed || {});
+  if (!entries.length) return null;
+  return h('details', { class: 'err small' }, h('summary', {}, `${entries.length} page${entries.length > 1 ? 's' : ''} not read`),
+    h('ul', {}, entries.map(([p, why]) => h('li', {}, `page ${p}: ${why}`))));
+}
+
 function renderDocuments() {
   const box = clear($('#documents'));
   if (store.documentsError) {
@@ -160,7 +170,8 @@ function renderDocuments() {
     h('td', { class: 'num' }, String(d.pages ?? '')),
     h('td', { class: 'small' }, kinds(d.counts)),
     h('td', {}, h('span', { class: `pill st-${d.status}` }, d.status || ''),
-      d.error ? h('div', { class: 'err small' }, d.error) : null),
+      d.error ? h('div', { class: 'err small' }, d.error) : null,
+      failedPages(d.failed_pages)),
     h('td', { class: 'actions' },
       h('a', { href: `#explorer/${encodeURIComponent(d.doc_id)}/1`, class: 'button' }, 'Explore'),
       h('button', { type: 'button', onClick: () => openReport(d).catch((e) => status(`Report failed: ${e.message}`, 'error')) }, 'Report'),
