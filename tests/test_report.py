@@ -126,3 +126,30 @@ def test_cli_report_errors_are_one_line(ingested, tmp_path: Path) -> None:
     assert len(r.stderr.strip().splitlines()) == 1 and not (tmp_path / "x.html").exists()
     r = _run(home, "report", result.name, "--html", str(tmp_path))
     assert r.exit_code == 1 and "is a folder" in r.stderr
+
+
+def test_report_through_a_running_server_is_the_same(ingested) -> None:
+    """With a server owning the home, the CLI reads through its API; the route serves the same file."""
+    pytest.importorskip("fastapi", reason="the server dependencies are not installed")
+    import httpx
+
+    from pagelens.cli.remote import RemoteApp
+    from pagelens.server import create_app
+    from server_support import LiveServer
+
+    app, result = ingested
+    _, expected = document_report(app, result.doc_id)
+    settings = app.settings
+    app.close()
+    live = LiveServer(create_app(settings)).start()
+    try:
+        with RemoteApp(settings, live.url) as remote:
+            doc, page = document_report(remote, result.name)
+        assert doc.doc_id == result.doc_id and page == expected
+        r = httpx.get(f"{live.url}/documents/{result.doc_id[:12]}/report.html")
+        assert r.status_code == 200 and r.text == expected
+        assert "default-src 'none'" in r.headers["content-security-policy"]
+        missing = httpx.get(f"{live.url}/documents/nope/report.html")
+        assert missing.status_code == 404 and "no document matches 'nope'" in missing.json()["detail"]
+    finally:
+        live.stop()

@@ -16,12 +16,9 @@ import base64
 from collections import Counter
 from collections.abc import Iterable
 from html import escape
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from pagelens.models import Document, Element, ElementKind
-
-if TYPE_CHECKING:
-    from pagelens.app import Pagelens
 
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
@@ -40,6 +37,17 @@ class ImageSource(Protocol):
     """Where figure PNGs come from (pagelens.store.images.ImageStore fits)."""
 
     def get(self, sha: str) -> bytes: ...
+
+
+class DocumentSource(Protocol):
+    """What the report reads: the facade (pagelens.app.Pagelens) and the CLI's client of a running
+    server (pagelens.cli.remote.RemoteApp) both fit."""
+
+    images: ImageSource
+
+    def document(self, ref: str) -> Document: ...
+
+    def elements(self, ref: str, page: int | None = None) -> list[Element]: ...
 
 
 def _e(value: object) -> str:
@@ -180,7 +188,7 @@ def render_report(doc: Document, elements: Iterable[Element], images: ImageSourc
     )
 
 
-def document_report(app: "Pagelens", ref: str) -> tuple[Document, str]:
-    """The document named by ``ref`` (id, prefix, name or path) and its report, from the facade."""
-    doc = app.catalog.resolve(ref)
-    return doc, render_report(doc, app.catalog.iter_elements(doc.doc_id), app.images)
+def document_report(app: DocumentSource, ref: str) -> tuple[Document, str]:
+    """The document named by ``ref`` (id, prefix, name or path) and its report."""
+    doc = app.document(ref)
+    return doc, render_report(doc, app.elements(doc.doc_id), app.images)
