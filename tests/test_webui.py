@@ -142,6 +142,10 @@ def test_explorer_lights_an_element_renders_its_table_and_searches(page) -> None
     expect(lookup.locator("th", has_text="keyword")).to_be_visible()
     assert lookup.locator("tbody tr").count() >= 2
     shot(page, "explorer-lookup")
+    # A server error is said in words, not left as a blank panel.
+    page.goto(page.url.split("#")[0] + "#explorer/nope/1")
+    expect(page.locator("#x-status")).to_contain_text("Could not open page 1: no document matches 'nope'")
+    page.problems.clear()  # those 404s were the point
 
 
 def test_exported_conversation_opens_offline_with_page_crops(page, tmp_path) -> None:

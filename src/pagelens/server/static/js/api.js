@@ -75,6 +75,7 @@ export async function setImage(img, path, onError) {
   }
   try {
     const blob = await fetchBlob(path);
+    if (img.src.startsWith('blob:')) URL.revokeObjectURL(img.src);  // the page this <img> showed before
     img.src = URL.createObjectURL(blob);
   } catch (e) {
     fail(e.message);

@@ -93,7 +93,9 @@ async function go(docId, page, lightId = null) {
   clear($('#x-elements')).append(h('li', { class: 'muted' }, 'loading…'));
   const img = $('#x-img');
   img.alt = `Page ${page} of ${doc ? doc.name : docId}`;
-  setImage(img, pagePng(docId, page, { scale: 1.5 }), (msg) => status(`Page image: ${msg}`, 'error'));
+  setImage(img, pagePng(docId, page, { scale: 1.5 }), (msg) => {
+    if ($('#x-status').hidden) status(`Page image: ${msg}`, 'error');  // a page error says more: keep it
+  });
   try {
     const [detail, size] = await Promise.all([
       api(docPath(docId, `?page=${page}`)),
