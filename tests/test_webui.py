@@ -215,7 +215,7 @@ def test_phone_width_has_no_sideways_scroll(browser, server) -> None:
         assert width <= 392, f"{screen} is {width}px wide on a 390px screen"
         if screen == "chat":
             expect(p.get_by_role("button", name="Ask")).to_be_visible()
-            shot(p, "phone-chat")
+        shot(p, f"phone-{screen}")
     ctx.close()
 
 
