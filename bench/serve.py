@@ -43,10 +43,13 @@ def free_port() -> int:
 
 
 def questions(pages: int) -> list[str]:
-    rnd = random.Random(7)
-    forms = ["What was the measured throughput of unit {i}?", "Which value does table {j} give for r2c3?",
-             "What do the bars of figure {j} show?", "How many items per hour did unit {i} reach?"]
-    return [rnd.choice(forms).format(i=rnd.randrange(pages), j=rnd.randrange(1, pages + 1)) for _ in range(500)]
+    """Distinct questions (no two clients ask the same one until the list wraps), shuffled."""
+    forms = ["What was the measured throughput of unit {i}?", "Which value does table {j} give for r{r}c{c}?",
+             "What do the bars of figure {j} show?", "How many items per hour did unit {i} reach?",
+             "What is on page {j} of the quarterly report?", "Which section covers unit {i}?"]
+    out = [f.format(i=n, j=n + 1, r=n % 5, c=n % 4) for f in forms for n in range(pages)]
+    random.Random(7).shuffle(out)
+    return out
 
 
 def ingest(client: httpx.Client, pdf: Path) -> tuple[float, int, str | None]:
@@ -79,7 +82,7 @@ class Clients:
                 for i in range(per_client):
                     if (until is not None and until.is_set()) or time.monotonic() > stop_at:
                         return
-                    q = self.qs[(c * 37 + i) % len(self.qs)]
+                    q = self.qs[(c + i * self.n) % len(self.qs)]
                     t0 = time.perf_counter()
                     try:
                         r = http.post("/query", json={"question": q, "history": False})
@@ -146,13 +149,14 @@ def main() -> None:
 
             idle_s, idle_pages, err = ingest(http, pdf_a)
             assert err is None, err
-            Clients(url, 2, qs).run(2)  # warm the query path once more after the first ingest
+            Clients(url, 2, qs[-4:]).run(2)  # warm the query path once more after the first ingest
             idle = Clients(url, args.clients, qs)
             t0 = time.perf_counter()
             idle.run(args.idle_queries, think=args.think, deadline=args.max_seconds)
             idle_wall = time.perf_counter() - t0
 
-            loaded = Clients(url, args.clients, qs)
+            used = args.clients * args.idle_queries + 4
+            loaded = Clients(url, args.clients, qs[used:] + qs[:used])  # not the idle phase's questions
             done = threading.Event()
             result: dict[str, object] = {}
 

@@ -129,3 +129,109 @@ def test_limits_and_sanitised_names(settings, tmp_path):
         stored = list((s.home / "uploads").rglob("*.pdf"))
         assert len(stored) == 1 and stored[0].is_relative_to(s.home / "uploads")
         assert c.get("/config").json()["max_pages"] == 4
+
+
+def _pdf_with_figure(path):
+    import pymupdf
+    from PIL import Image, ImageDraw
+
+    img = Image.new("RGB", (400, 300), "white")
+    draw = ImageDraw.Draw(img)
+    for i in range(6):
+        draw.rectangle([30 + i * 60, 280 - 30 * (i + 1), 70 + i * 60, 280], fill=(40, 80, 200))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 80), "Harvest report", fontsize=18)
+    page.insert_textbox(pymupdf.Rect(72, 100, 520, 160), "Barley yields rose every year from 2018 to 2023.", fontsize=11)
+    page.insert_image(pymupdf.Rect(72, 180, 472, 480), stream=buf.getvalue())
+    page.insert_text((72, 500), "Figure 1: barley yield per year", fontsize=10)
+    doc.save(path)
+    return path
+
+
+def test_reprocess_clears_document_caches_and_ingests_again(client, tmp_path, settings):
+    from pagelens.store.catalog import Catalog
+
+    pdf = _pdf_with_figure(tmp_path / "harvest.pdf")
+    r = client.post("/documents", files=[("files", ("harvest.pdf", pdf.read_bytes(), "application/pdf"))])
+    job = wait_job(client, r.json()["jobs"][0]["job_id"])
+    assert job["state"] == "done", job
+    doc_id = job["doc_id"]
+    figures = [e for e in client.get(f"/documents/{doc_id}").json()["elements"] if e["kind"] == "figure"]
+    assert figures and figures[0]["image_id"]
+    sha = figures[0]["image_id"]
+    png = client.get(f"/figures/{sha}.png")
+    assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
+
+    cat = Catalog(settings.home / "catalog.sqlite3")
+    cat.cache_put("ocr-figure", f"{sha}|tesseract-5", "stale words")
+    cat.cache_put("ocr-figure", "f" * 64 + "|tesseract-5", "another document's figure")
+    r = client.post(f"/documents/{doc_id}/reprocess")
+    assert r.status_code == 202 and r.json()["job"]["kind"] == "reprocess"
+    again = wait_job(client, r.json()["job"]["job_id"])
+    assert again["state"] == "done" and again["doc_id"] == doc_id
+    assert cat.cache_get("ocr-figure", f"{sha}|tesseract-5") is None
+    assert cat.cache_get("ocr-figure", "f" * 64 + "|tesseract-5") == "another document's figure"
+    cat.close()
+    assert [d["doc_id"] for d in client.get("/documents").json()] == [doc_id]
+    hits = client.post("/search", json={"query": "barley yields", "k": 2}).json()["hits"]
+    assert hits and hits[0]["doc_id"] == doc_id
+    assert client.post("/documents/nope/reprocess").status_code == 404
+
+
+def test_conversations_stats_components_cache(client, ingested):
+    first = client.post("/query", json={"question": "How long is the Oresund bridge?"}).json()
+    conv = first["conversation_id"]
+    second = client.post("/query", json={"question": "And where does coffee grow?", "conversation_id": conv}).json()
+    assert second["conversation_id"] == conv
+    turns = client.get(f"/conversations/{conv}").json()["turns"]
+    assert [t["question"] for t in turns] == ["How long is the Oresund bridge?", "And where does coffee grow?"]
+    assert turns[0]["sources"][0]["page"] == 2
+    assert client.delete(f"/conversations/{conv}").status_code == 204
+    assert client.get(f"/conversations/{conv}").status_code == 404
+
+    stats = client.get("/stats").json()
+    assert stats["documents"] == 1 and stats["pages"] == 3 and stats["chunks"]["total"] > 0
+    assert stats["elements"]["heading"] == 3 and "dense" in stats["channels"] and stats["models"]["llm"] is None
+    names = [c["name"] for c in client.get("/components").json()]
+    assert "embedder" in names and "vector engine" in names
+
+    q = {"question": "Where do Arabica coffee plants grow best?"}
+    assert client.post("/query", json=q).json()["cached"] is False
+    assert client.post("/query", json=q).json()["cached"] is True
+    assert client.post("/cache/clear").json()["cleared"] >= 1
+    assert client.post("/query", json=q).json()["cached"] is False
+
+
+def test_static_ui_is_served_when_present(settings, tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from pagelens.server import app as server_app
+
+    static = tmp_path / "static"
+    static.mkdir()
+    (static / "index.html").write_text("<!doctype html><title>pagelens</title>")
+    (static / "app.js").write_text("console.log('hi')")
+    monkeypatch.setattr(server_app, "static_dir", lambda: static)
+    s = settings.with_overrides(**{"server.api_key": "k"})
+    with TestClient(server_app.create_app(s, open_home=False)) as c:
+        assert "<title>pagelens</title>" in c.get("/").text  # no key needed for the UI itself
+        assert c.get("/static/app.js").text == "console.log('hi')"
+        assert c.get("/documents").status_code == 401
+        assert c.get("/openapi.json").status_code == 401 and c.get("/docs").status_code == 401
+        assert c.get("/openapi.json", headers={"Authorization": "Bearer k"}).json()["info"]["title"] == "pagelens"
+
+
+def test_cors_origins(settings):
+    from fastapi.testclient import TestClient
+
+    from pagelens.server import create_app
+
+    s = settings.with_overrides(**{"server.cors_origins": ["http://localhost:5173"]})
+    with TestClient(create_app(s, open_home=False)) as c:
+        ok = c.options("/health", headers={"Origin": "http://localhost:5173", "Access-Control-Request-Method": "GET"})
+        assert ok.headers.get("access-control-allow-origin") == "http://localhost:5173"
+        other = c.get("/health", headers={"Origin": "http://evil.example"})
+        assert "access-control-allow-origin" not in other.headers

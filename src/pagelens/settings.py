@@ -190,6 +190,14 @@ class ServerSettings(BaseModel):
     max_conversations: int = Field(200, ge=1, description="Conversations kept in memory (oldest dropped first).")
     query_threads: int = Field(1, ge=0, description="Torch threads for query-time embedding (1 beside an ingest, NOTES.md).")
     page_cache: int = Field(64, ge=0, description="Rendered page PNGs kept in memory.")
+    query_concurrency: int = Field(
+        2, ge=1, description="Questions and searches computed at once; more wait their turn (on 2 cores, more "
+        "at once only share the same CPU and starve a running ingest).",
+    )
+    query_nice: int = Field(
+        5, ge=0, le=19, description="Linux: nice increment of the threads that answer questions, so an ingest "
+        "job keeps its pace under query load (0 = same priority).",
+    )
 
 
 class Settings(BaseSettings):

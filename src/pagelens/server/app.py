@@ -67,7 +67,28 @@ def create_app(settings: Settings, *, pagelens: Pagelens | None = None, open_hom
         app.include_router(module.sockets)  # WebSockets check ?api_key= themselves
     _errors(app)
     _static(app)
+    _guard_docs(app, settings)
     return app
+
+
+def _guard_docs(app: FastAPI, settings: Settings) -> None:
+    """With an API key, the OpenAPI schema and docs pages need it too (only /health and the UI are open)."""
+    if settings.server.api_key is None:
+        return
+    from fastapi import HTTPException
+
+    from pagelens.server.deps import require_key
+
+    paths = {p for p in (app.openapi_url, app.docs_url, app.redoc_url, "/docs/oauth2-redirect") if p}
+
+    @app.middleware("http")
+    async def docs_need_key(request: Request, call_next):  # type: ignore[no-untyped-def]
+        if request.url.path in paths:
+            try:
+                require_key(request)
+            except HTTPException as exc:
+                return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=exc.headers)
+        return await call_next(request)
 
 
 def _errors(app: FastAPI) -> None:

@@ -23,6 +23,7 @@ from pagelens.app import Pagelens
 from pagelens.errors import NotFoundError, PagelensError
 from pagelens.server.conversations import Conversations
 from pagelens.server.jobs import Job, JobManager, Progress
+from pagelens.server.priority import QueryGate
 from pagelens.server.render import PageRenderer
 from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
@@ -40,6 +41,7 @@ class ServerState:
         self.jobs = JobManager(keep=settings.server.max_jobs_kept)
         self.conversations = Conversations(settings.server.max_conversations)
         self.pages = PageRenderer(settings.server.page_cache)
+        self.gate = QueryGate(settings.server.query_concurrency, settings.server.query_nice)
         self._lock = threading.RLock()
         self._built: dict[str, Any] = {}
 
@@ -74,10 +76,12 @@ class ServerState:
                 return injected
             from pagelens.embed import create_text_embedder
 
+            from pagelens.server.embed_cache import CachedEmbedder
+
             embedder = create_text_embedder(self.settings.index)
             if hasattr(embedder, "threads"):
                 embedder.threads = self.settings.server.query_threads
-            return embedder
+            return CachedEmbedder(embedder)
 
         return self._component("query_embedder", build)
 

@@ -13,10 +13,9 @@ from typing import Any
 from fastapi import APIRouter, HTTPException
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
-from starlette.concurrency import iterate_in_threadpool
 
 from pagelens.server.deps import State
-from pagelens.server.routes.query import QueryRequest, answer_events
+from pagelens.server.routes.query import QueryRequest, answer_events, final_event
 from pagelens.server.state import ServerState
 
 router = APIRouter(tags=["openai"])
@@ -68,16 +67,13 @@ def _prepare(state: ServerState, body: ChatRequest) -> QueryRequest:
 
 
 @router.post("/v1/chat/completions", response_model=None)
-def chat(state: State, body: ChatRequest) -> dict[str, Any] | StreamingResponse:
+async def chat(state: State, body: ChatRequest) -> dict[str, Any] | StreamingResponse:
     req = _prepare(state, body)
     cid = "chatcmpl-" + uuid.uuid4().hex[:24]
     created = int(time.time())
     if body.stream:
         return StreamingResponse(_sse(state, req, cid, created), media_type="text/event-stream")
-    done: dict[str, Any] = {}
-    for event in answer_events(state, req):
-        if event["type"] == "done":
-            done = event
+    done = await state.gate.run(final_event, state, req)
     state.conversations.delete(done["conversation_id"])
     text = done["answer"]
     return {
@@ -96,7 +92,7 @@ async def _sse(state: ServerState, req: QueryRequest, cid: str, created: int) ->
 
     yield chunk({"role": "assistant", "content": ""})
     try:
-        async for event in iterate_in_threadpool(answer_events(state, req)):
+        async for event in state.gate.iterate(answer_events(state, req)):
             if event["type"] == "token":
                 yield chunk({"content": event["text"]})
             elif event["type"] == "done":

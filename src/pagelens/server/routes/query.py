@@ -9,7 +9,6 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, Field, ValidationError
-from starlette.concurrency import iterate_in_threadpool
 
 from pagelens.errors import PagelensError
 from pagelens.models import Answer
@@ -84,12 +83,18 @@ def _notes(a: Answer) -> list[str]:
     return notes
 
 
-@router.post("/query")
-def query(state: State, body: QueryRequest, raw: bool = False) -> dict[str, Any]:
+def final_event(state: ServerState, req: QueryRequest) -> dict[str, Any]:
+    """The ``done`` event of :func:`answer_events` (the others are dropped)."""
     done: dict[str, Any] = {}
-    for event in answer_events(state, body):
+    for event in answer_events(state, req):
         if event["type"] == "done":
             done = event
+    return done
+
+
+@router.post("/query")
+async def query(state: State, body: QueryRequest, raw: bool = False) -> dict[str, Any]:
+    done = await state.gate.run(final_event, state, body)
     answer: Answer = done.pop("_answer")
     out = {
         "answer": done["answer"], "sources": done["sources"], "citations": done["citations"],
@@ -119,7 +124,7 @@ async def query_stream(ws: WebSocket) -> None:
                 await ws.send_json({"type": "error", "message": f"{where}: {first['msg']}"})
                 continue
             try:
-                async for event in iterate_in_threadpool(answer_events(state, req)):
+                async for event in state.gate.iterate(answer_events(state, req)):
                     if event["type"] == "done":
                         event = {k: v for k, v in event.items() if k not in ("_answer", "sources", "citations")}
                     await ws.send_json(event)

@@ -23,7 +23,11 @@ class SearchRequest(BaseModel):
 
 
 @router.post("/search")
-def search(state: State, body: SearchRequest) -> dict[str, Any]:
+async def search(state: State, body: SearchRequest) -> dict[str, Any]:
+    return await state.gate.run(run_search, state, body)
+
+
+def run_search(state: ServerState, body: SearchRequest) -> dict[str, Any]:
     t0 = time.perf_counter()
     timings: dict[str, float] = {}
     hits = state.retriever.search(
