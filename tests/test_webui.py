@@ -261,6 +261,7 @@ def test_reprocess_then_delete(page) -> None:
     row.get_by_role("button", name="Reprocess").click()
     expect(page.locator("#library-status")).to_contain_text("Reprocessing survey.pdf")
     expect(page.locator("li.job").first).to_have_attribute("data-state", "done", timeout=120_000)
+    page.wait_for_load_state("networkidle")  # the list reloads once the job is done: click after that
     delete = row.get_by_role("button", name="Delete")
     delete.click()
     expect(delete).to_have_text("Really delete?")  # a second click confirms; no browser dialog

@@ -27,7 +27,7 @@ body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;paddin
 h1{font-size:1.5rem;margin-bottom:.2rem}h2{margin-top:2rem;border-bottom:1px solid #d5dbe3}
 table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #c7cfd9;padding:.2rem .45rem;
 vertical-align:top;text-align:left}th{background:#eef2f6}.num{text-align:right}
-.muted{color:#5a6573}.item{margin:1rem 0 1.5rem}figure{margin:0}figure img{max-width:100%;
+.muted{color:#5a6573}.item{margin:1rem 0 1.5rem}figure{margin:0}figure img{max-width:100%;height:auto;
 border:1px solid #c7cfd9}pre{white-space:pre-wrap;background:#f5f7fa;padding:.5rem;margin:.3rem 0}
 .err{color:#a11}ul.toc{list-style:none;padding-left:0}
 """
