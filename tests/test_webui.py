@@ -18,6 +18,7 @@ from webui_support import REPO, chromium, live_server, require_browser, shot, wa
 
 sync_api = require_browser()
 expect = sync_api.expect
+expect.set_options(timeout=30_000)  # a shared 2-core machine: searches may wait behind other work
 QUESTION = "How many zebrafinch birds were counted at the northern marsh?"
 
 

@@ -11,6 +11,7 @@ from webui_support import chromium, live_server, require_browser, shot, watch
 
 sync_api = require_browser()
 expect = sync_api.expect
+expect.set_options(timeout=30_000)  # a shared 2-core machine: searches may wait behind other work
 KEY = "s3cret-key"
 
 
