@@ -153,3 +153,21 @@ def test_report_through_a_running_server_is_the_same(ingested) -> None:
         assert missing.status_code == 404 and "no document matches 'nope'" in missing.json()["detail"]
     finally:
         live.stop()
+
+
+def test_figure_ocr_text_is_escaped_and_a_missing_image_is_said(tmp_path: Path) -> None:
+    """A figure whose OCR read markup, and whose PNG is gone from the image store."""
+    from pagelens.export.report import render_report
+    from pagelens.models import Document, Element, ElementKind, FigureData
+    from pagelens.store.images import ImageStore
+
+    doc = Document(doc_id="d" * 64, name="scan.pdf", path="/x/scan.pdf", size=10, pages=1,
+                   failed_pages={1: "scan.pdf: page 1: ocr: engine crashed <oops>"})
+    fig = Element(doc_id=doc.doc_id, page=1, order=0, kind=ElementKind.FIGURE, bbox=(10, 10, 100, 100),
+                  figure=FigureData(image="0" * 64, width=90, height=90, source="raster",
+                                    caption="Fig. 2 <i>scan</i>", ocr_text="<img src=x onerror=alert(1)>"))
+    tree = _parse(render_report(doc, [fig], ImageStore(tmp_path / "images")))
+    text = "".join(tree.text)
+    assert "<img src=x onerror=alert(1)>" in text and "Fig. 2 <i>scan</i>" in text
+    assert tree.imgs == [] and "The image file is missing from the data home." in text
+    assert "engine crashed <oops>" in text and "i" not in tree.tags
