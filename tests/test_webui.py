@@ -3,7 +3,8 @@ on 127.0.0.1 over a temp home: upload, progress, ask, streamed answer, citation 
 explorer, exports, batch, settings; and a hostile PDF whose text must stay text.
 
 Screenshots of each screen go to test-artifacts/. Skipped, saying why, only without chromium or
-playwright."""
+playwright. One server and one tab serve the whole module: the tests run in file order and build on
+each other (the first uploads the document the others ask about)."""
 
 from __future__ import annotations
 
