@@ -136,6 +136,9 @@ def test_explorer_lights_an_element_renders_its_table_and_searches(page) -> None
     page.get_by_label("Search mode").select_option("sparse")
     page.get_by_role("button", name="Search", exact=True).click()
     expect(page.locator("#x-results .result").first).to_contain_text("page 1")
+    page.locator("#x-results .result button").first.click()  # back to the page, the hit's box lit
+    expect(page.locator("#x-overlay .box.lit")).to_have_count(1)
+    page.get_by_role("tab", name="Search").click()
     page.get_by_role("tab", name="Chunk lookup").click()
     page.get_by_label("Chunk lookup query").fill("zebrafinch sightings per quarter")
     page.get_by_role("button", name="Look up").click()

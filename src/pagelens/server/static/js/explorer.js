@@ -175,7 +175,7 @@ async function search() {
     if (!res.hits.length) list.append(h('li', { class: 'muted' }, 'Nothing found.'));
     for (const hit of res.hits) {
       list.append(h('li', { class: 'result' },
-        h('button', { type: 'button', class: 'link', onClick: () => { selectTab(0); go(hit.doc_id, hit.page); } },
+        h('button', { type: 'button', class: 'link', onClick: () => { selectTab(0); go(hit.doc_id, hit.page, (hit.element_ids || [])[0]); } },
           `#${hit.n} · page ${hit.page} · ${hit.kind}`), ' ', relevanceBadge(hit.relevance),
         h('span', { class: 'muted small' }, ` ${channelText(hit.channels)}`),
         h('p', { class: 'text' }, (hit.text || '').slice(0, 300))));
