@@ -152,3 +152,27 @@ def test_conversations_bounded():
     conv.add("z", {"question": "q", "answer": "a"})
     assert conv.get("x") is None and conv.get("y") is not None  # the oldest went first
     assert conv.delete("y") and not conv.delete("y") and conv.history(None) == []
+
+
+def test_gate_releases_the_slot_when_the_cpu_part_is_over():
+    gate = QueryGate(concurrency=1, nice=0)
+    order: list[str] = []
+
+    def events(name: str):
+        order.append(f"{name}:retrieve")
+        time.sleep(0.02)
+        yield {"type": "sources"}
+        yield {"type": "_io"}  # from here on the answer waits on the network
+        time.sleep(0.1)
+        order.append(f"{name}:generated")
+        yield {"type": "done"}
+
+    async def consume(name: str) -> list[str]:
+        return [e["type"] async for e in gate.iterate(events(name), release=lambda e: e["type"] == "_io")]
+
+    async def main():
+        return await asyncio.gather(consume("a"), consume("b"))
+
+    assert asyncio.run(main()) == [["sources", "done"], ["sources", "done"]]
+    # b retrieved while a was still generating: one slot, yet the two overlapped
+    assert order.index("b:retrieve") < order.index("a:generated")
