@@ -25,6 +25,7 @@ from pagelens.server.conversations import Conversations
 from pagelens.server.jobs import Job, JobManager, Progress
 from pagelens.server.priority import QueryGate
 from pagelens.server.render import PageRenderer
+from pagelens.server.store import ServerStore
 from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
 
@@ -34,7 +35,12 @@ log = logging.getLogger("pagelens.server")
 class ServerState:
     def __init__(self, settings: Settings, pagelens: Pagelens | None = None) -> None:
         self.settings = settings
-        self.app = pagelens or Pagelens(settings, warn=lambda m: log.warning("%s", m))
+        self.store: ServerStore | None = None
+        if pagelens is None:
+            from pagelens.vectors import open_vector_store
+
+            self.store = ServerStore(lambda: open_vector_store(settings))
+        self.app = pagelens or Pagelens(settings, warn=lambda m: log.warning("%s", m), store=self.store)
         self.home = self.app.home
         self.uploads = self.home / "uploads"
         self.catalog = Catalog(self.home / "catalog.sqlite3")
@@ -54,6 +60,8 @@ class ServerState:
         self.jobs.close()
         self.catalog.close()
         self.app.close()
+        if self.store is not None:  # given to the facade, so closed here (after deferred optimizing)
+            self.store.close()
 
     def _warm(self) -> None:
         try:
