@@ -77,6 +77,28 @@ class IngestSettings(BaseModel):
     )
 
 
+class QdrantCollectionSettings(BaseModel):
+    """How a collection is laid out on a Qdrant server or cluster (ignored by the embedded engine).
+
+    Applied when pagelens creates a collection; an existing collection keeps the layout it was made with.
+    """
+
+    shards: int = Field(1, ge=1, description="shard_number: shards the points are spread over (a few per node).")
+    replication_factor: int = Field(1, ge=1, description="Copies of each shard on different nodes (2+ survives a node loss).")
+    write_consistency: int = Field(
+        1, ge=1, description="write_consistency_factor: replicas that must confirm a write (≤ replication_factor)."
+    )
+    on_disk_vectors: bool = Field(
+        False, description="Keep the original dense vectors on disk (memory-mapped); with quantization the "
+        "compressed copies stay in RAM for search."
+    )
+    on_disk_payload: bool = Field(True, description="Keep payloads (chunk text) on disk instead of in RAM.")
+    quantization: Literal["none", "scalar", "binary"] = Field(
+        "none", description="Quantization of the dense vectors: 'scalar' int8 (4x smaller, rescored) or 'binary' "
+        "(32x smaller; for large models, poor on 384-d MiniLM)."
+    )
+
+
 class IndexSettings(BaseModel):
     """How elements become chunks and vectors."""
 
@@ -114,6 +136,10 @@ class IndexSettings(BaseModel):
     )
     qdrant_api_key: str | None = Field(None, description="API key for the Qdrant server.")
     collection_prefix: str = Field("pagelens", description="Prefix of the Qdrant collection names.")
+    qdrant_collection: QdrantCollectionSettings = Field(
+        default_factory=lambda: QdrantCollectionSettings(),
+        description="Collection layout on a Qdrant server/cluster: shards, replicas, on-disk storage, quantization.",
+    )
 
 
 class RetrievalSettings(BaseModel):

@@ -55,7 +55,7 @@ def open_vector_store(settings: "Settings") -> VectorStore:
             raise ComponentUnavailable("qdrant server", str(exc), "pip install qdrant-client") from exc
         # No background version probe: an unreachable server is reported by the first call instead.
         client = QdrantClient(url=ix.qdrant_url, api_key=ix.qdrant_api_key, check_compatibility=False)
-        return QdrantServerStore(client, label=ix.qdrant_url)
+        return QdrantServerStore(client, label=ix.qdrant_url, layout=ix.qdrant_collection)
 
     from pagelens.vectors.edge import EdgeVectorStore
 
