@@ -1,4 +1,4 @@
-"""Shared fixtures: the public corpus, a fresh data home, settings pointing at it."""
+"""Shared fixtures: the committed test PDFs, PDFs built by the tests, a fresh data home, settings pointing at it."""
 
 from __future__ import annotations
 
@@ -45,3 +45,31 @@ def settings(tmp_home: Path, monkeypatch: pytest.MonkeyPatch):
             monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("PAGELENS_CONFIG", str(tmp_home / "none.toml"))
     return Settings(home=tmp_home)
+
+
+from pdfs import DATA  # noqa: E402  (tests/ is on sys.path, like answer_support)
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def paper(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built two-column QUILL paper (tests/pdfs.py), written once per session."""
+    from pdfs import paper_pdf
+
+    path = tmp_path_factory.mktemp("built") / "quill.pdf"
+    paper_pdf(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def math_paper(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built math paper (tests/pdfs.py): running header, TeX-font formulas, vector charts."""
+    from pdfs import math_pdf
+
+    path = tmp_path_factory.mktemp("built") / "solve.pdf"
+    math_pdf(path)
+    return path
