@@ -177,19 +177,23 @@ def _figure1(page: pymupdf.Page) -> None:
 
 
 def _figure4(page: pymupdf.Page) -> None:
-    """Four vector panels, each holding six small raster pieces and a sub-caption (page 8)."""
+    """Four adjacent vector panels (frame, token boxes, arrows), each holding six raster pieces and a
+    sub-caption (page 8)."""
     subcaps = ["(a) Sentence pair classification", "(b) Single sentence classification",
                "(c) Question answering", "(d) Sequence tagging"]
     for p, sub in enumerate(subcaps):
-        x0, y0 = 70 + (p % 2) * 250, 70 + (p // 2) * 170
-        page.draw_rect(pymupdf.Rect(x0, y0, x0 + 220, y0 + 130), color=(0.2, 0.2, 0.2), width=0.7)
+        x0, y0 = 70 + (p % 2) * 240, 70 + (p // 2) * 160
+        page.draw_rect(pymupdf.Rect(x0, y0, x0 + 230, y0 + 150), color=(0.2, 0.2, 0.2), width=0.7)
         for k in range(6):
             pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 24, 24), False)
             pix.clear_with(40 * k + 20 + p * 8)
-            r = pymupdf.Rect(x0 + 10 + k * 34, y0 + 40, x0 + 38 + k * 34, y0 + 68)
-            page.insert_image(r, pixmap=pix)
-        page.draw_line((x0 + 10, y0 + 90), (x0 + 210, y0 + 90), width=0.5)
-        page.insert_text((x0 + 20, y0 + 150), sub, fontname="tiro", fontsize=8)
+            cx = x0 + 12 + k * 35
+            page.insert_image(pymupdf.Rect(cx, y0 + 20, cx + 30, y0 + 50), pixmap=pix)
+            page.draw_line((cx + 15, y0 + 52), (cx + 15, y0 + 80), width=0.5)
+            page.draw_rect(pymupdf.Rect(cx, y0 + 82, cx + 30, y0 + 98), color=(0, 0, 0), fill=(0.9, 0.9, 0.8), width=0.5)
+            page.insert_text((cx + 4, y0 + 94), f"Tok{k + 1}", fontname="helv", fontsize=7)
+        page.draw_line((x0 + 10, y0 + 110), (x0 + 220, y0 + 110), width=0.5)
+        page.insert_text((x0 + 20, y0 + 135), sub, fontname="tiro", fontsize=8)
 
 
 def paper_pdf(path: Path | None = None) -> bytes:
@@ -320,7 +324,7 @@ def paper_pdf(path: Path | None = None) -> bytes:
     # Page 8: Figure 4 (raster pieces inside vector panels).
     p = doc.new_page(width=W, height=H)
     _figure4(p)
-    caption(p, (70, 540), 420, "Figure 4: Illustrations of fine-tuning QUILL on different tasks.")
+    caption(p, (70, 540), 400, "Figure 4: Illustrations of fine-tuning QUILL on different tasks.")
     Column(p, LEFT, 460).para(_lorem("task-specific layers", 10))
     Column(p, RIGHT, 460).para(_lorem("task-specific layers", 10))
 
@@ -454,6 +458,43 @@ def math_pdf(path: Path | None = None) -> bytes:
     Column(p, body, 340).para(_lorem("convolutional networks", 14))
 
     doc.subset_fonts()
+    data = doc.tobytes(garbage=3, deflate=True)
+    if path is not None:
+        path.write_bytes(data)
+    return data
+
+
+# -- raster figures ------------------------------------------------------------------------------------
+RASTER_WORDS = (("Woodlot", "Pasture", "Orchard"), ("Harbour", "Lighthouse", "Quarry"))
+"""The words drawn inside the image on page 1 and page 2 (nowhere in the text layer)."""
+
+
+def _raster_chart(words: tuple[str, ...], bars: bool) -> bytes:
+    """A PNG (150 dpi) of a bar chart or a sketch map, labelled with ``words``."""
+    with pymupdf.open() as tmp:
+        page = tmp.new_page(width=300, height=200)
+        page.draw_rect(page.rect, color=None, fill=(1, 1, 1))
+        if bars:
+            for i, h in enumerate((120, 70, 150)):
+                page.draw_rect(pymupdf.Rect(30 + i * 90, 170 - h, 90 + i * 90, 170), color=(0, 0, 0), fill=(0.4, 0.6, 0.3))
+                page.insert_text((28 + i * 90, 190), words[i], fontname="hebo", fontsize=14)
+        else:
+            page.draw_bezier((10, 150), (80, 60), (200, 190), (290, 40), color=(0.2, 0.3, 0.9), width=4)
+            for i, (x, y) in enumerate(((20, 40), (120, 110), (190, 180))):
+                page.draw_circle((x + 4, y + 8), 4, color=(0, 0, 0), fill=(0.9, 0.2, 0.2))
+                page.insert_text((x + 12, y + 12), words[i], fontname="hebo", fontsize=14)
+        return page.get_pixmap(dpi=150).tobytes("png")
+
+
+def raster_figures_pdf(path: Path | None = None) -> bytes:
+    """Two pages of running text, each with one raster figure and its caption below."""
+    doc = pymupdf.open()
+    for n, (words, title) in enumerate(zip(RASTER_WORDS, ("Land use by parcel.", "Sites along the coast.")), start=1):
+        page = doc.new_page(width=W, height=H)
+        Column(page, (72, 540), 60).para(_lorem("the survey", 6))
+        page.insert_image(pymupdf.Rect(156, 200, 456, 400), stream=_raster_chart(words, bars=n == 1))
+        caption(page, (72, 540), 410, f"Figure {n}: {title}")
+        Column(page, (72, 540), 460).para(_lorem("the parcels", 8))
     data = doc.tobytes(garbage=3, deflate=True)
     if path is not None:
         path.write_bytes(data)
