@@ -480,8 +480,8 @@ def _raster_chart(words: tuple[str, ...], bars: bool) -> bytes:
                 page.draw_rect(pymupdf.Rect(30 + i * 90, 170 - h, 90 + i * 90, 170), color=(0, 0, 0), fill=(0.4, 0.6, 0.3))
                 page.insert_text((28 + i * 90, 190), words[i], fontname="hebo", fontsize=14)
         else:
-            page.draw_bezier((10, 150), (80, 60), (200, 190), (290, 40), color=(0.2, 0.3, 0.9), width=4)
-            for i, (x, y) in enumerate(((20, 40), (120, 110), (190, 180))):
+            page.draw_bezier((10, 185), (80, 160), (200, 195), (290, 150), color=(0.2, 0.3, 0.9), width=4)  # the coast
+            for i, (x, y) in enumerate(((20, 30), (110, 70), (170, 110))):
                 page.draw_circle((x + 4, y + 8), 4, color=(0, 0, 0), fill=(0.9, 0.2, 0.2))
                 page.insert_text((x + 12, y + 12), words[i], fontname="hebo", fontsize=14)
         return page.get_pixmap(dpi=150).tobytes("png")
