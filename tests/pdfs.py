@@ -574,3 +574,20 @@ def hr_form_pdf(path: Path | None = None) -> bytes:
     if path is not None:
         path.write_bytes(data)
     return data
+
+
+PAPER_QUESTIONS = [
+    # (question, pages of paper_pdf() that answer it) — paraphrased, as a user would ask.
+    ("How large is the WordPiece vocabulary that QUILL uses?", [3]),
+    ("What CoLA score does QUILL-Large obtain on the GLUE test set?", [4]),
+    ("How many words does the English Wikipedia part of the pre-training corpus contain?", [4]),
+    ("What F1 does QUILL-Large reach on the question answering dev set?", [5]),
+    ("How accurate is QUILL-Large on commonsense inference?", [5]),
+    ("What MRPC accuracy does the left-to-right model without next sentence prediction get?", [6]),
+    ("What LM perplexity does the model with 6 layers and 3 attention heads reach?", [7]),
+    ("What are the two steps of the QUILL framework?", [3]),
+    ("Which two families of methods carry pre-trained representations over to downstream tasks?", [1]),
+    ("How is QUILL fine-tuned for question answering and sequence tagging?", [8]),
+    ("What accuracy does the final model reach on sentence order prediction?", [3]),
+]
+"""Questions about the built paper and where its answers are printed (from the builder above)."""
