@@ -60,7 +60,12 @@ class Column:
         top = self.y
         for line in wrap(text, self.x1 - self.x0, size, font):
             self.y += size * 1.2
-            self.page.insert_text((self.x0, self.y), line, fontname=font, fontsize=size)
+            if all(ord(c) < 256 for c in line):
+                self.page.insert_text((self.x0, self.y), line, fontname=font, fontsize=size)
+            else:  # curly quotes and the like: insert_text's base-14 fonts are Latin-1 only
+                tw = pymupdf.TextWriter(self.page.rect)
+                tw.append((self.x0, self.y), line, font=pymupdf.Font(font), fontsize=size)
+                tw.write_text(self.page)
         self.y += after
         return top
 
