@@ -8,24 +8,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = (REPO.parent / "shared" / "corpus").resolve()
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-
-@pytest.fixture(scope="session")
-def corpus() -> Path:
-    """The public PDFs (../shared/corpus/pdfs)."""
-    pdfs = CORPUS / "pdfs"
-    if not pdfs.is_dir():
-        pytest.skip(f"corpus not found at {pdfs}")
-    return pdfs
-
-
-@pytest.fixture(scope="session")
-def corpus_root() -> Path:
-    return CORPUS
 
 
 @pytest.fixture
@@ -47,11 +32,11 @@ def settings(tmp_home: Path, monkeypatch: pytest.MonkeyPatch):
     return Settings(home=tmp_home)
 
 
-from pdfs import DATA  # noqa: E402  (tests/ is on sys.path, like answer_support)
-
-
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
+    """Small public PDFs committed with the tests (sources and licences in tests/data/README.md)."""
+    from pdfs import DATA
+
     return DATA
 
 

@@ -160,6 +160,8 @@ SIZES = [
 ]
 """Table 6 (page 7, at the bottom of the left column)."""
 
+PAPER_TITLE = "QUILL: Pre-training Quantized Language Encoders"
+PAPER_CREATED = "D:20250102030405Z"
 FIGURE1_LABELS = ("Order Pred", "Masked LM", "Span Start/End", "NLI", "Pre-training", "Fine-Tuning")
 
 
@@ -208,7 +210,7 @@ def paper_pdf(path: Path | None = None) -> bytes:
 
     # Page 1: title, abstract, introduction (text only).
     p = doc.new_page(width=W, height=H)
-    p.insert_text((110, 80), "QUILL: Pre-training Quantized Language Encoders", fontname="tibo", fontsize=15)
+    p.insert_text((110, 80), PAPER_TITLE, fontname="tibo", fontsize=15)
     p.insert_text((220, 104), "Ada Byron and Charles Lowe", fontname="tiro", fontsize=11)
     p.insert_text((215, 120), "Analytical Engines Laboratory", fontname="tiro", fontsize=10)
     left, right = Column(p, LEFT, 150), Column(p, RIGHT, 150)
@@ -344,7 +346,8 @@ def paper_pdf(path: Path | None = None) -> bytes:
         right.para(f"Author {i + 1} and Colleague. {2010 + i}. A study of encoders, part {i + 1}. "
                    "Proceedings of a workshop on language.", size=9, after=3)
 
-    doc.set_metadata({"title": "QUILL: Pre-training Quantized Language Encoders", "author": "Ada Byron"})
+    # Like many LaTeX papers: an info dictionary without a title (the title is the biggest line of page 1).
+    doc.set_metadata({"producer": "pdfTeX-1.40.25", "creationDate": PAPER_CREATED, "modDate": PAPER_CREATED})
     data = doc.tobytes(garbage=3, deflate=True)
     if path is not None:
         path.write_bytes(data)
@@ -463,6 +466,7 @@ def math_pdf(path: Path | None = None) -> bytes:
             "methods named in each legend.")
     Column(p, body, 340).para(_lorem("convolutional networks", 14))
 
+    doc.set_metadata({"title": "SOLVE: A Method for Stochastic Optimisation", "author": "Grace Hopper, Alan Turing"})
     doc.subset_fonts()
     data = doc.tobytes(garbage=3, deflate=True)
     if path is not None:
