@@ -199,6 +199,10 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    fault_at: str | None = Field(
+        None, description="Test only (env PAGELENS_FAULT_AT): the step at which the process kills itself "
+        "with SIGKILL, to test crash recovery (see pagelens.faults)."
+    )
 
     @classmethod
     def settings_customise_sources(

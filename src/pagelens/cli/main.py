@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from pagelens.cli import docs, query, tools
+from pagelens.cli import check, docs, query, tools
 from pagelens.cli.output import State
 
 app = typer.Typer(
@@ -52,6 +52,7 @@ def _global(
 docs.register(app)
 query.register(app)
 tools.register(app)
+check.register(app)
 
 
 def main() -> None:
