@@ -73,11 +73,11 @@ CREATE TABLE IF NOT EXISTS cache (
 class Catalog:
     """Thread-safe access to the catalog database under the data home."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            raw = sqlite3.connect(self.path, check_same_thread=False, timeout=30, isolation_level=None)
+            raw = sqlite3.connect(self.path, check_same_thread=False, timeout=busy_timeout_s, isolation_level=None)
         except sqlite3.Error as exc:
             raise translate(exc, self.path) from exc
         self._conn = TranslatingConnection(raw, self.path)
