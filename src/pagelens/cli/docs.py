@@ -28,6 +28,7 @@ def ingest(
     as_json: bool = typer.Option(False, "--json", help="Print the machine-readable summary to stdout."),
     no_index: bool = typer.Option(False, "--no-index", help="Parse and store elements only; skip embedding."),
     ocr: Optional[str] = typer.Option(None, "--ocr", help="OCR engine: auto|tesseract|easyocr|rapidocr|off."),
+    sync: bool = typer.Option(False, "--sync", help="Also remove the documents whose files left the given folders."),
 ) -> None:
     """Parse PDFs into typed elements, store them, and index them for search."""
     with open_app(ctx, **{"ingest.ocr": ocr}) as app:
@@ -45,11 +46,17 @@ def ingest(
                 bars.update(tasks[key], completed=done, total=total)
 
             results = app.ingest(paths, progress=progress, index=not no_index)
-    if not results:
+        removed = app.coordinator.sync(paths, keep=[r.doc_id for r in results]) if sync else []
+    if not results and not sync:
         fail("no PDF files found in " + ", ".join(map(str, paths)))
     if as_json:
-        print_json({"documents": [_result_json(r) for r in results]})
+        data = {"documents": [_result_json(r) for r in results]}
+        if sync:
+            data["removed"] = [{"doc_id": d.doc_id, "name": d.name, "path": d.path} for d in removed]
+        print_json(data)
     else:
+        for d in removed:
+            out_console().print(f"[green]removed  [/green] {escape(d.name)} ({d.doc_id[:12]}): its file left the folder")
         for r in results:
             _print_result(r)
     if any(r.status == "failed" for r in results):
