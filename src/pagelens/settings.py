@@ -160,6 +160,10 @@ class AnswerSettings(BaseModel):
     fallback_models: list[str] = Field(default_factory=list, description="Models tried in order on quota errors.")
     vision: bool = Field(False, description="The model accepts images: figures are attached as images.")
     timeout_s: float = Field(120.0, gt=0, description="Per-request timeout.")
+    deadline_s: float = Field(
+        90.0, gt=0, description="One overall time budget per question for every LLM step (rewrite, query "
+        "expansion, generation); past it the extractive answer is returned, with a note saying so."
+    )
     retries: int = Field(3, ge=0, description="Retries with backoff on 429 and 5xx.")
     retry_max_wait_s: float = Field(
         30.0, ge=0, description="Longest wait between retries, whatever Retry-After asks for."

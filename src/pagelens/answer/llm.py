@@ -91,36 +91,45 @@ class ChatLLM:
 
     # -- public calls ----------------------------------------------------------------------------
     def complete(self, messages: list[Message], *, max_tokens: int | None = None,
-                 temperature: float | None = None) -> str:
+                 temperature: float | None = None, deadline: float | None = None) -> str:
+        """``deadline``: a ``time.monotonic()`` instant after which no request or retry is started
+        (and a running one times out); :class:`DeadlineExceeded` then."""
+
         def call(model: str) -> str:
             resp = self._client.chat.completions.create(
-                model=model, messages=messages, stream=False, **self._params(max_tokens, temperature)
+                model=model, messages=messages, stream=False, **self._params(max_tokens, temperature, deadline)
             )
             if not resp.choices:
                 raise LLMError(f"LLM {self.base_url} model {model}: empty response (no choices)")
             return resp.choices[0].message.content or ""
 
-        return self._with_fallback(call)
+        return self._with_fallback(call, deadline)
 
     def stream(self, messages: list[Message], *, max_tokens: int | None = None,
-               temperature: float | None = None) -> Iterator[str]:
+               temperature: float | None = None, deadline: float | None = None) -> Iterator[str]:
         """Yields text deltas as the server sends them (SSE). Retries and fallbacks happen before the
-        first token; a failure after that raises :class:`LLMError`."""
+        first token; a failure after that raises :class:`LLMError`. Past ``deadline`` (monotonic)
+        it raises :class:`DeadlineExceeded`, before the first token or between two."""
 
         def open_stream(model: str) -> Any:
             return self._client.chat.completions.create(
-                model=model, messages=messages, stream=True, **self._params(max_tokens, temperature)
+                model=model, messages=messages, stream=True, **self._params(max_tokens, temperature, deadline)
             )
 
-        stream = self._with_fallback(open_stream)
+        stream = self._with_fallback(open_stream, deadline)
         import openai
 
         try:
             for chunk in stream:
+                _check_deadline(deadline, self.base_url)
                 for choice in chunk.choices or []:
                     piece = choice.delta.content if choice.delta else None
                     if piece:
                         yield piece
+        except (openai.APITimeoutError, httpx.TimeoutException) as exc:
+            if deadline is not None and time.monotonic() >= deadline - 0.05:
+                raise DeadlineExceeded(f"LLM {self.base_url}: the time budget ran out while streaming") from exc
+            raise LLMError(f"LLM {self.base_url} model {self.model}: stream broke: {_one_line(exc)}") from exc
         except (openai.OpenAIError, httpx.HTTPError) as exc:
             raise LLMError(f"LLM {self.base_url} model {self.model}: stream broke: {_one_line(exc)}") from exc
         finally:
@@ -129,18 +138,22 @@ class ChatLLM:
                 close()
 
     # -- retry machinery -------------------------------------------------------------------------
-    def _params(self, max_tokens: int | None, temperature: float | None) -> dict[str, Any]:
-        return {
+    def _params(self, max_tokens: int | None, temperature: float | None, deadline: float | None = None) -> dict[str, Any]:
+        params: dict[str, Any] = {
             "max_tokens": max_tokens or self.settings.max_tokens,
             "temperature": self.settings.temperature if temperature is None else temperature,
         }
+        if deadline is not None:  # a request never outlives the question's budget
+            params["timeout"] = max(0.05, min(self.settings.timeout_s, deadline - time.monotonic()))
+        return params
 
-    def _with_fallback(self, call: Callable[[str], T]) -> T:
+    def _with_fallback(self, call: Callable[[str], T], deadline: float | None = None) -> T:
         errors: list[str] = []
         while True:
             model = self.model
+            _check_deadline(deadline, self.base_url)
             try:
-                return self._with_retries(call, model)
+                return self._with_retries(call, model, deadline)
             except _Retryable as exc:
                 errors.append(f"{model}: {exc.detail}")
                 if exc.status in _FALLBACK_STATUSES and self._active + 1 < len(self.models):
@@ -149,11 +162,12 @@ class ChatLLM:
                     continue
                 raise LLMError(f"LLM {self.base_url} failed: {'; '.join(errors)}") from exc
 
-    def _with_retries(self, call: Callable[[str], T], model: str) -> T:
+    def _with_retries(self, call: Callable[[str], T], model: str, deadline: float | None = None) -> T:
         import openai
 
         attempt = 0
         while True:
+            _check_deadline(deadline, self.base_url)
             try:
                 return call(model)
             except openai.APIStatusError as exc:
@@ -168,13 +182,25 @@ class ChatLLM:
                 failure = _Retryable(None, None, f"connection failed: {_one_line(exc)}")
             except openai.OpenAIError as exc:
                 raise LLMError(f"LLM {self.base_url} model {model}: {_one_line(exc)}") from exc
+            _check_deadline(deadline, self.base_url)  # a timeout cut short by the budget is not retried
             if attempt >= self.settings.retries:
                 raise failure
             wait = failure.wait_s if failure.wait_s is not None else BASE_DELAY_S * 2**attempt
             wait = min(max(wait, 0.0), self.settings.retry_max_wait_s)
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise DeadlineExceeded(f"LLM {self.base_url}: no time left in the budget to retry ({failure.detail})")
             log.info("LLM %s: %s; retry %d in %.2fs", model, failure.detail, attempt + 1, wait)
             self._sleep(wait)
             attempt += 1
+
+
+class DeadlineExceeded(LLMError):
+    """The question's overall LLM time budget (``answer.deadline_s``) is spent."""
+
+
+def _check_deadline(deadline: float | None, base_url: str) -> None:
+    if deadline is not None and time.monotonic() >= deadline:
+        raise DeadlineExceeded(f"LLM {base_url}: the time budget for this question is spent")
 
 
 def _retry_after(response: httpx.Response | None) -> float | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 from rich.markup import escape
 
-from pagelens.cli.output import err_console, handle_errors, open_app, out_console, print_json
+from pagelens.cli.output import err_console, handle_errors, open_app, out_console, print_json, safe_markup
 
 
 def register(app: typer.Typer) -> None:
@@ -51,7 +51,7 @@ def _print(before, after) -> None:  # noqa: ANN001 - CheckReport, imported lazil
         if d.extra:
             parts.append(f"{len(d.extra)} orphaned points")
         out.print(f"[yellow]{'repaired' if after is not before else 'problem'}[/yellow] "
-                  f"{escape(d.name)} ({d.doc_id[:12]}): {', '.join(parts)}")
+                  f"{safe_markup(d.name)} ({d.doc_id[:12]}): {', '.join(parts)}")
     for doc_id, n in before.orphan_docs.items():
         out.print(f"[yellow]orphans[/yellow]  {n} points of document {escape(doc_id[:12])}, which the catalog no longer has")
     for doc_id, op in before.pending:
