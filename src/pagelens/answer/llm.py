@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import httpx
 
 from pagelens.errors import ConfigError, LLMError
+from pagelens.redact import mask_url, redact_http_logs, secret
 from pagelens.settings import AnswerSettings, Settings
 
 log = logging.getLogger(__name__)
@@ -67,18 +68,20 @@ class ChatLLM:
         if not base_url:
             raise ConfigError("answer.llm_base_url or answer.llm_preset is needed for an LLM")
         if not settings.llm_model:
-            raise ConfigError(f"answer.llm_model is not set for the LLM endpoint {base_url}")
+            raise ConfigError(f"answer.llm_model is not set for the LLM endpoint {mask_url(base_url)}")
         import openai
 
         self.settings = settings
         self.base_url = base_url
+        self.label = mask_url(base_url)  # what messages show: no credentials
+        redact_http_logs()
         self.vision = settings.vision
         self.models = [settings.llm_model, *[m for m in settings.fallback_models if m != settings.llm_model]]
         self._active = 0
         self._sleep = sleep
         self._client = openai.OpenAI(
             base_url=base_url,
-            api_key=settings.llm_api_key or "not-needed",
+            api_key=secret(settings.llm_api_key) or "not-needed",
             http_client=http_client,
             max_retries=0,
             timeout=settings.timeout_s,
@@ -100,7 +103,7 @@ class ChatLLM:
                 model=model, messages=messages, stream=False, **self._params(max_tokens, temperature, deadline)
             )
             if not resp.choices:
-                raise LLMError(f"LLM {self.base_url} model {model}: empty response (no choices)")
+                raise LLMError(f"LLM {self.label} model {model}: empty response (no choices)")
             return resp.choices[0].message.content or ""
 
         return self._with_fallback(call, deadline)
@@ -121,17 +124,17 @@ class ChatLLM:
 
         try:
             for chunk in stream:
-                _check_deadline(deadline, self.base_url)
+                _check_deadline(deadline, self.label)
                 for choice in chunk.choices or []:
                     piece = choice.delta.content if choice.delta else None
                     if piece:
                         yield piece
         except (openai.APITimeoutError, httpx.TimeoutException) as exc:
             if deadline is not None and time.monotonic() >= deadline - 0.05:
-                raise DeadlineExceeded(f"LLM {self.base_url}: the time budget ran out while streaming") from exc
-            raise LLMError(f"LLM {self.base_url} model {self.model}: stream broke: {_one_line(exc)}") from exc
+                raise DeadlineExceeded(f"LLM {self.label}: the time budget ran out while streaming") from exc
+            raise LLMError(f"LLM {self.label} model {self.model}: stream broke: {_one_line(exc)}") from exc
         except (openai.OpenAIError, httpx.HTTPError) as exc:
-            raise LLMError(f"LLM {self.base_url} model {self.model}: stream broke: {_one_line(exc)}") from exc
+            raise LLMError(f"LLM {self.label} model {self.model}: stream broke: {_one_line(exc)}") from exc
         finally:
             close = getattr(stream, "close", None)
             if close:
@@ -151,7 +154,7 @@ class ChatLLM:
         errors: list[str] = []
         while True:
             model = self.model
-            _check_deadline(deadline, self.base_url)
+            _check_deadline(deadline, self.label)
             try:
                 return self._with_retries(call, model, deadline)
             except _Retryable as exc:
@@ -160,14 +163,14 @@ class ChatLLM:
                     self._active += 1
                     log.warning("LLM model %s unavailable (%s); falling back to %s", model, exc.status, self.model)
                     continue
-                raise LLMError(f"LLM {self.base_url} failed: {'; '.join(errors)}") from exc
+                raise LLMError(f"LLM {self.label} failed: {'; '.join(errors)}") from exc
 
     def _with_retries(self, call: Callable[[str], T], model: str, deadline: float | None = None) -> T:
         import openai
 
         attempt = 0
         while True:
-            _check_deadline(deadline, self.base_url)
+            _check_deadline(deadline, self.label)
             try:
                 return call(model)
             except openai.APIStatusError as exc:
@@ -176,19 +179,19 @@ class ChatLLM:
                 if status == 404:
                     raise _Retryable(404, None, detail) from exc
                 if status != 429 and status < 500:
-                    raise LLMError(f"LLM {self.base_url} model {model}: {detail}") from exc
+                    raise LLMError(f"LLM {self.label} model {model}: {detail}") from exc
                 failure = _Retryable(status, _retry_after(exc.response), detail)
             except (openai.APIConnectionError, openai.APITimeoutError) as exc:
                 failure = _Retryable(None, None, f"connection failed: {_one_line(exc)}")
             except openai.OpenAIError as exc:
-                raise LLMError(f"LLM {self.base_url} model {model}: {_one_line(exc)}") from exc
-            _check_deadline(deadline, self.base_url)  # a timeout cut short by the budget is not retried
+                raise LLMError(f"LLM {self.label} model {model}: {_one_line(exc)}") from exc
+            _check_deadline(deadline, self.label)  # a timeout cut short by the budget is not retried
             if attempt >= self.settings.retries:
                 raise failure
             wait = failure.wait_s if failure.wait_s is not None else BASE_DELAY_S * 2**attempt
             wait = min(max(wait, 0.0), self.settings.retry_max_wait_s)
             if deadline is not None and time.monotonic() + wait >= deadline:
-                raise DeadlineExceeded(f"LLM {self.base_url}: no time left in the budget to retry ({failure.detail})")
+                raise DeadlineExceeded(f"LLM {self.label}: no time left in the budget to retry ({failure.detail})")
             log.info("LLM %s: %s; retry %d in %.2fs", model, failure.detail, attempt + 1, wait)
             self._sleep(wait)
             attempt += 1

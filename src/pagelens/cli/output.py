@@ -57,6 +57,11 @@ class State:
     def settings(self, **more: Any) -> Any:
         from pagelens.settings import Settings
 
+        if not self.quiet and not os.environ.get("PAGELENS_CONFIG") and os.path.isfile("pagelens.toml"):
+            err_console().print(
+                "[yellow]warning:[/yellow] ./pagelens.toml is not read: settings files are read only when named "
+                "(--config pagelens.toml or PAGELENS_CONFIG)"
+            )
         try:
             base = Settings()
             return base.with_overrides(**{**self.overrides, **more})
