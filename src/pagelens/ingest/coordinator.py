@@ -217,6 +217,7 @@ class IngestCoordinator:
         never shows them meanwhile (hits are checked against the catalog)."""
         with self.lock:
             self.c.store  # noqa: B018  (the home's owner lock, before any write)
+            self._replay_locked(upserts=False)  # deletes an earlier run left owed
             doc = self.catalog.resolve(ref)
             with self.catalog.transaction() as conn:
                 self.catalog.delete_document(conn, doc.doc_id)
