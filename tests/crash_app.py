@@ -1,6 +1,7 @@
 """A pagelens process for the crash tests: run one action on a data home, print JSON.
 
     python tests/crash_app.py HOME ingest PDF...     ingest (the parser child, the real engine)
+    python tests/crash_app.py HOME ingest-inproc PDF...   the same, parsed in this process
     python tests/crash_app.py HOME rm REF            remove a document
     python tests/crash_app.py HOME verify Q...       search each query, then `check`; print both
 
@@ -21,11 +22,21 @@ from pagelens.index.check import IndexChecker
 from pagelens.settings import Settings
 
 
+class UnusedOcr:
+    """An OCR engine for text-only PDFs; injecting one makes the facade parse in this process."""
+
+    name = cache_id = "unused"
+
+    def recognize(self, png: bytes) -> list:
+        raise AssertionError("the crash tests' PDFs have a text layer")
+
+
 def main() -> None:
     home, action, *args = sys.argv[1:]
     settings = Settings(home=Path(home)).with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
-    with Pagelens(settings, embedder=HashingEmbedder(64)) as app:
-        if action == "ingest":
+    ocr = UnusedOcr() if action == "ingest-inproc" else None
+    with Pagelens(settings, embedder=HashingEmbedder(64), ocr=ocr) as app:
+        if action in ("ingest", "ingest-inproc"):
             results = app.ingest(args)
             out: dict = {"results": [r.model_dump(mode="json") for r in results]}
         elif action == "rm":

@@ -55,14 +55,17 @@ def assert_consistent(state: dict, stale: str | None, current: str | None) -> No
         assert current in state["docs"]
 
 
-@pytest.mark.parametrize("step", ["forget", "forget-confirm", "upsert", "mark"])
-def test_changed_file_reingest_killed_at_each_step(tmp_path: Path, step: str) -> None:
+@pytest.mark.parametrize(("ingest", "step"), [
+    *[("ingest", step) for step in ("forget", "forget-confirm", "upsert", "mark")],  # parsed by the child process
+    *[("ingest-inproc", step) for step in ("forget", "upsert")],  # parsed in process (all files, then indexing)
+])
+def test_changed_file_reingest_killed_at_each_step(tmp_path: Path, step: str, ingest: str) -> None:
     home, pdf = tmp_path / "home", tmp_path / "report.pdf"
     write_pdf(pdf, "alphaold phrase")
-    v1 = ok(run(home, "ingest", str(pdf)))["results"][0]
+    v1 = ok(run(home, ingest, str(pdf)))["results"][0]
     assert v1["status"] == "indexed" and v1["chunks"] > 8
     write_pdf(pdf, "betanew phrase")
-    killed(run(home, "ingest", str(pdf), fault=step))
+    killed(run(home, ingest, str(pdf), fault=step))
 
     state = ok(run(home, "verify", "alphaold", "betanew"))  # the next open replays what was owed
     assert_consistent(state, stale=v1["doc_id"], current=None)
@@ -71,7 +74,7 @@ def test_changed_file_reingest_killed_at_each_step(tmp_path: Path, step: str) ->
     assert state["hits"]["alphaold"] == []
     assert state["hits"]["betanew"] and set(state["hits"]["betanew"]) == set(new_ids)
 
-    again = ok(run(home, "ingest", str(pdf)))["results"][0]  # the file is unchanged now: nothing to redo
+    again = ok(run(home, ingest, str(pdf)))["results"][0]  # the file is unchanged now: nothing to redo
     assert again["doc_id"] == new_ids[0] and again["status"] in ("unchanged", "indexed")
     assert_consistent(ok(run(home, "verify", "alphaold")), stale=v1["doc_id"], current=new_ids[0])
 
