@@ -141,3 +141,41 @@ def test_vision_descriptions_are_marked_as_model_made() -> None:
                   figure=FigureData(image="a" * 64, width=10, height=10, source="raster", description="A bar chart of sales."))
     text = figure_text(fig, "Figure 1: Sales")
     assert "[Model-generated description, not document text] A bar chart of sales." in text
+
+
+def test_an_llm_figure_description_is_indexed_as_model_made(settings: Settings, tmp_path: Path) -> None:
+    import pymupdf
+
+    from pagelens.app import Pagelens
+    from pagelens.embed.fake import HashingEmbedder
+
+    pdf = tmp_path / "fig.pdf"
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 72), "Quarterly report of the bird survey with one chart below.", fontsize=11)
+    pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 240, 160), 0)
+    pix.clear_with(90)
+    for x in range(30, 90):
+        for y in range(40, 150):
+            pix.set_pixel(x, y, (200, 30, 30))
+    page.insert_image(pymupdf.Rect(72, 120, 372, 320), pixmap=pix)
+    page.insert_text((72, 340), "Figure 1: Survey counts", fontsize=10)
+    doc.save(pdf)
+
+    def has_image(body: dict) -> bool:
+        return any(isinstance(m.get("content"), list) and any(p.get("type") == "image_url" for p in m["content"])
+                   for m in body.get("messages", []))
+
+    with OpenAIServer() as srv:
+        srv.responder = lambda body: "A bar chart of zebrafinch counts." if has_image(body) else "A short summary."
+        s = settings.with_overrides(**{
+            "answer.llm_base_url": srv.base_url, "answer.llm_model": "vision-model", "answer.vision": True,
+            "answer.enrich": True, "ingest.ocr": "off", "answer.cache": False,
+        })
+        with Pagelens(s, embedder=HashingEmbedder(64)) as app:
+            [result] = app.ingest([pdf])
+            assert result.status == "indexed", result.error
+            hits = app.search("zebrafinch", mode="sparse")
+    figure = next(h.chunk for h in hits if h.chunk.kind == "figure")
+    assert "[Model-generated description, not document text] A bar chart of zebrafinch counts." in figure.text
+    assert "Description: A bar chart" not in figure.text
