@@ -179,3 +179,15 @@ def test_an_llm_figure_description_is_indexed_as_model_made(settings: Settings, 
     figure = next(h.chunk for h in hits if h.chunk.kind == "figure")
     assert "[Model-generated description, not document text] A bar chart of zebrafinch counts." in figure.text
     assert "Description: A bar chart" not in figure.text
+
+
+def test_the_home_owner_line_masks_credentials_in_the_command(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from pagelens.vectors.edge import EdgeVectorStore
+
+    monkeypatch.setattr("sys.argv", ["pagelens", "--llm-url", f"http://u:{KEY}@127.0.0.1:1/v1", "ask", "q"])
+    store = EdgeVectorStore(tmp_path / "qdrant", home=tmp_path)
+    try:
+        owner = (tmp_path / "qdrant" / "OWNER").read_text()
+    finally:
+        store.close()
+    assert KEY not in owner and "http://***@127.0.0.1:1/v1" in owner

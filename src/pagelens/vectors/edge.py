@@ -119,7 +119,10 @@ def _lock_fd(fd: int) -> None:
 def _command_line() -> str:
     argv = list(sys.argv) if sys.argv else []
     first = Path(argv[0]).name if argv and argv[0] not in ("", "-", "-c") else "python"
-    return " ".join([first, *argv[1:3]])[:80]
+    from pagelens.redact import mask_url
+
+    shown = [mask_url(a) if "://" in a else a for a in argv[1:3]]  # no credentials in OWNER or messages
+    return " ".join([first, *shown])[:80]
 
 
 class EdgeVectorStore(VectorStoreBase):
