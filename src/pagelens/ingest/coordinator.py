@@ -196,8 +196,8 @@ class IngestCoordinator:
         cleared only once the engine has done it, so a failure here is retried at the next open.
         Returns whether the delete is confirmed."""
         crash_point(self.settings.fault_at, "forget")
-        cache = self.c.answer_cache
         try:
+            cache = self.c.answer_cache
             store = self.c.store
             collections = {self.settings.index_name(), *index_collections(store, self.settings.index.collection_prefix)}
             for collection in sorted(collections):
