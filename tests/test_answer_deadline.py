@@ -3,16 +3,19 @@ notes a query plan collects (what fell back and why) reach the Answer."""
 
 from __future__ import annotations
 
+import json
+import threading
 import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 from answer_support import ListSearcher, pdf_chunks
-from openai_server import OpenAIServer
+from openai_server import OpenAIServer, _chunk
 from pdf_support import write_pdf
 
 from pagelens.answer.answerer import Answerer
-from pagelens.answer.llm import ChatLLM
+from pagelens.answer.llm import ChatLLM, DeadlineExceeded
 from pagelens.embed.fake import HashingEmbedder
 from pagelens.settings import AnswerSettings, RetrievalSettings, Settings
 
@@ -77,19 +80,64 @@ def test_plan_notes_reach_the_answer(tmp_path, server, chunks) -> None:
     assert len(answer.notes) == 1 and answer.notes[0].startswith("rewrite fell back to the question")
 
 
-def test_a_stream_that_outlives_the_budget_is_withdrawn(tmp_path, server, chunks) -> None:
-    server.push_text("The budget is " + "very " * 400 + "large [1].")
-    a = answerer(tmp_path, server, chunks, deadline_s=0.3)
-    events = []
-    # a consumer that takes its time between tokens (e.g. a slow terminal or websocket)
-    for event in a.stream("What is the 2025 budget of the harbor project?"):
-        events.append(event)
-        if event["type"] == "token":
-            time.sleep(0.01)
+class _Stalling(BaseHTTPRequestHandler):
+    """Streams four tokens 0.25 s apart, then stops sending (a stalled LLM server)."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server API)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        try:
+            for piece in ("The ", "budget ", "is ", "large "):
+                self.wfile.write(f"data: {json.dumps(_chunk(body, piece))}\n\n".encode())
+                self.wfile.flush()
+                time.sleep(0.25)
+            time.sleep(4)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def stalling():
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Stalling)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def test_a_stream_that_stalls_late_ends_at_the_deadline(stalling: str) -> None:
+    """Tokens flow, then the server stops sending: the call ends at its deadline, not a read timeout
+    later."""
+    llm = ChatLLM(AnswerSettings(llm_base_url=stalling, llm_model="m", retries=0, timeout_s=30))
+    started = time.monotonic()
+    got = []
+    with pytest.raises(DeadlineExceeded):
+        for piece in llm.stream([{"role": "user", "content": "q"}], deadline=started + 1.2):
+            got.append(piece)
+    assert got == ["The ", "budget ", "is ", "large "]
+    assert time.monotonic() - started < 1.9  # not 1.2 s plus another read timeout
+
+
+def test_an_answer_cut_short_by_the_deadline_is_withdrawn(tmp_path: Path, stalling: str, chunks) -> None:
+    settings = Settings(
+        home=tmp_path, retrieval=RetrievalSettings(k=3, expand_short=False),
+        answer=AnswerSettings(llm_base_url=stalling, llm_model="m", retries=0, cache=False, deadline_s=1.2),
+    )
+    embedder = HashingEmbedder(dim=256)
+    a = Answerer(settings, ListSearcher(chunks, embedder), embedder, llm=ChatLLM(settings.answer))
+    events = list(a.stream("What is the 2025 budget of the harbor project?"))
     kinds = [e["type"] for e in events]
-    if "reset" in kinds:  # the budget ran out mid-stream: withdrawn, the extractive answer follows
-        answer = events[-1]["answer"]
-        assert answer.model == "extractive" and kinds.index("reset") < len(kinds) - 1
-        assert any("time budget" in n for n in answer.notes)
-    else:
-        pytest.fail(f"the stream finished within 0.3 s despite a 10 ms pause per token: {kinds[:5]}")
+    reset = kinds.index("reset")
+    assert kinds[:reset].count("token") == 4 and "token" in kinds[reset:]  # LLM tokens, withdrawn, then extractive
+    answer = events[-1]["answer"]
+    assert answer.model == "extractive" and "44.0" in answer.answer
+    assert len(answer.notes) == 1 and "time budget (1.2 s)" in answer.notes[0]

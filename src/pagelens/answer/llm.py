@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import io
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -122,18 +124,14 @@ class ChatLLM:
         stream = self._with_fallback(open_stream, deadline)
         import openai
 
+        pieces = _pieces(stream) if deadline is None else _until(_pieces(stream), deadline, self.label)
         try:
-            for chunk in stream:
-                _check_deadline(deadline, self.label)
-                for choice in chunk.choices or []:
-                    piece = choice.delta.content if choice.delta else None
-                    if piece:
-                        yield piece
-        except (openai.APITimeoutError, httpx.TimeoutException) as exc:
+            yield from pieces
+        except DeadlineExceeded:
+            raise
+        except (openai.OpenAIError, httpx.HTTPError) as exc:
             if deadline is not None and time.monotonic() >= deadline - 0.05:
                 raise DeadlineExceeded(f"LLM {self.label}: the time budget ran out while streaming") from exc
-            raise LLMError(f"LLM {self.label} model {self.model}: stream broke: {_one_line(exc)}") from exc
-        except (openai.OpenAIError, httpx.HTTPError) as exc:
             raise LLMError(f"LLM {self.label} model {self.model}: stream broke: {_one_line(exc)}") from exc
         finally:
             close = getattr(stream, "close", None)
@@ -195,6 +193,40 @@ class ChatLLM:
             log.info("LLM %s: %s; retry %d in %.2fs", model, failure.detail, attempt + 1, wait)
             self._sleep(wait)
             attempt += 1
+
+
+def _pieces(stream: Any) -> Iterator[str]:
+    for chunk in stream:
+        for choice in chunk.choices or []:
+            piece = choice.delta.content if choice.delta else None
+            if piece:
+                yield piece
+
+
+def _until(pieces: Iterator[str], deadline: float, label: str) -> Iterator[str]:
+    """``pieces`` read on a helper thread and handed over until ``deadline``: a stream that stalls
+    (a blocked socket read) cannot hold the question past its budget."""
+    handoff: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for piece in pieces:
+                handoff.put(("piece", piece))
+            handoff.put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the reading side, which raises it
+            handoff.put(("error", exc))
+
+    threading.Thread(target=pump, name="pagelens-llm-stream", daemon=True).start()
+    while True:
+        try:
+            kind, value = handoff.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise DeadlineExceeded(f"LLM {label}: the time budget ran out while streaming") from None
+        if kind == "end":
+            return
+        if kind == "error":
+            raise value
+        yield value
 
 
 class DeadlineExceeded(LLMError):
