@@ -99,3 +99,21 @@ def test_a_damaged_catalog_is_one_line_that_says_what_to_do(settings: Settings) 
     path.write_bytes(b"this is not a database at all" * 200)
     with pytest.raises(StoreError, match=r"is damaged .*move it aside"):
         Catalog(path)
+
+
+def test_a_killed_parse_leaves_no_visible_elements_and_its_staging_is_dropped(settings: Settings, tmp_path: Path) -> None:
+    pdf = scanned_pdf(tmp_path / "scan.pdf", pages=4)
+    catalog = Catalog(settings.home / "catalog.sqlite3")
+    s = settings.with_overrides(**{"ingest.ocr_figures": False}).ingest
+    ocr = ScriptedOcr(catalog.path, crash_on=3)
+    with pytest.raises(Crash):
+        Ingestor(s, catalog, ImageStore(settings.home / "images"), CachedOcrEngine(ocr, catalog)).ingest_file(pdf)
+    raw = sqlite3.connect(catalog.path)
+    assert raw.execute("SELECT count(*) FROM elements").fetchone()[0] == 0
+    assert raw.execute("SELECT count(*) FROM staged_elements").fetchone()[0] == 0
+    raw.close()
+    result = Ingestor(s, catalog, ImageStore(settings.home / "images"),
+                      CachedOcrEngine(ScriptedOcr(catalog.path), catalog)).ingest_file(pdf)
+    assert result.status == "indexed"
+    texts = [e.text for e in catalog.elements(result.doc_id) if e.kind.value == "text"]
+    assert len([t for t in texts if t.startswith("ocr text of call")]) == 4  # one per page, none twice

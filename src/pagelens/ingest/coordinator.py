@@ -174,6 +174,9 @@ class IngestCoordinator:
         return True
 
     def _replay_locked(self, upserts: bool) -> None:
+        # Elements a killed parse staged (no parse runs now: this process holds the coordinator and
+        # the home, and parser processes are only started under both).
+        self.catalog.discard_staged()
         jobs = self.catalog.vector_jobs()
         for doc_id, op in jobs:
             if op == "delete":

@@ -114,16 +114,17 @@ class Ingestor:
         counts: dict[str, int] = {}
         prev_tables: list[Element] = []
 
-        # Pages are parsed outside any catalog transaction: OCR results are committed as they are made
-        # (a crash late in a long scan keeps the pages already read), and the catalog stays writable
-        # for others while a long document parses. The document itself is written in one short
-        # transaction at the end, so a killed parse still leaves nothing half-written.
+        # Pages are parsed outside any long catalog transaction: each page's elements are staged in a
+        # short one (memory stays flat), OCR results are committed as they are made (a crash late in a
+        # long scan keeps the pages already read), and the catalog stays writable for others between
+        # pages. The document becomes visible in one short transaction at the end, so a killed parse
+        # still leaves nothing half-written (its staged rows are dropped by the next run).
         meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
-        parsed_elements: list[Element] = []
+        self.catalog.discard_staged(doc_id)
 
         def write(payload: object) -> None:
             els, done = payload  # type: ignore[misc]
-            parsed_elements.extend(els)
+            self.catalog.stage_elements(doc_id, els)
             if progress:
                 progress(done, pdf.page_count)
 
@@ -152,11 +153,15 @@ class Ingestor:
                 self._finalize(els, counts)
                 queue.add(els, (els, pno + 1))
             queue.finish()
-        finally:
+        except BaseException:
             queue.close()
+            self.catalog.discard_staged(doc_id)
+            raise
+        queue.close()
         for message, pages in warned.items():
             self.warn(f"{path.name}: {message} on {page_list(pages)}")
         if doc.failed_pages and len(doc.failed_pages) == pdf.page_count:
+            self.catalog.discard_staged(doc_id)
             first = next(iter(doc.failed_pages.values()))
             raise DocumentError(f"every page failed (first: {first})", file=path, stage="parse")
         doc.element_counts = counts
@@ -164,7 +169,7 @@ class Ingestor:
         with self.catalog.transaction() as conn:
             previous = self.catalog.latest_by_path(resolved)  # again: under the write lock now
             self.catalog.begin_document(conn, doc)
-            self.catalog.add_elements(conn, parsed_elements)
+            self.catalog.commit_staged(conn, doc_id)
             if index:
                 # The vectors this version is owed, recorded with it: replayed until confirmed.
                 self.catalog.add_vector_job(conn, doc_id, "upsert")

@@ -1,7 +1,9 @@
 """The catalog: documents, their elements, OCR and LLM caches, in one SQLite file (WAL mode).
 
 A document becomes visible only when its ingest transaction commits, so a killed ingest leaves
-nothing half-written: the next run starts that file again from scratch.
+nothing half-written: the next run starts that file again from scratch. While a document parses, its
+elements are staged page by page in short transactions (``stage_elements``: memory stays flat and the
+write lock is free between pages) and moved in one short transaction at the end (``commit_staged``).
 
 The vector index is a second store that cannot join these transactions, so the work it still owes
 the catalog is written down here, in the same transaction as the change that causes it
@@ -53,6 +55,15 @@ CREATE TABLE IF NOT EXISTS indexed (
     index_name TEXT NOT NULL,
     chunks INTEGER NOT NULL,
     PRIMARY KEY (doc_id, index_name)
+);
+CREATE TABLE IF NOT EXISTS staged_elements (
+    id TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (doc_id, id)
 );
 CREATE TABLE IF NOT EXISTS vector_jobs (
     doc_id TEXT NOT NULL,
@@ -133,6 +144,33 @@ class Catalog:
         rows = [(e.id, e.doc_id, e.page, e.order, e.kind.value, e.model_dump_json()) for e in elements]
         conn.executemany("INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows)
         return len(rows)
+
+    def stage_elements(self, doc_id: str, elements: Iterable[Element]) -> None:
+        """Stage a parsed page's elements, committed at once, invisible until ``commit_staged``."""
+        rows = [(e.id, doc_id, e.page, e.order, e.kind.value, e.model_dump_json()) for e in elements]
+        if rows:
+            with self.transaction() as conn:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO staged_elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows
+                )
+
+    def commit_staged(self, conn: sqlite3.Connection, doc_id: str) -> None:
+        """Inside the document's transaction: its staged elements become its elements."""
+        conn.execute(
+            "INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) "
+            "SELECT id, doc_id, page, ord, kind, data FROM staged_elements WHERE doc_id=? ORDER BY page, ord",
+            (doc_id,),
+        )
+        conn.execute("DELETE FROM staged_elements WHERE doc_id=?", (doc_id,))
+
+    def discard_staged(self, doc_id: str | None = None) -> None:
+        """Drop staged elements of one document (a parse that failed or starts again), or all of them
+        (what killed parses left; only while no parse runs)."""
+        with self.transaction() as conn:
+            if doc_id is None:
+                conn.execute("DELETE FROM staged_elements")
+            else:
+                conn.execute("DELETE FROM staged_elements WHERE doc_id=?", (doc_id,))
 
     def get_document(self, doc_id: str) -> Document | None:
         with self._lock:
