@@ -13,7 +13,7 @@ from typing import Optional
 
 import typer
 
-from pagelens.cli import check, docs, query, tools
+from pagelens.cli import docs, query, tools
 from pagelens.cli.output import State
 
 app = typer.Typer(
@@ -52,7 +52,8 @@ def _global(
 docs.register(app)
 query.register(app)
 tools.register(app)
-check.register(app)
+from pagelens.cli import check as check_cmd  # noqa: E402  (appended: keeps merges local)
+check_cmd.register(app)
 
 
 def main() -> None:
