@@ -43,7 +43,7 @@ def ingest(
             def progress(name: str, stage: str, done: int, total: int) -> None:
                 key = (name, stage)
                 if key not in tasks:
-                    tasks[key] = bars.add_task(f"{stage:5} {name}", total=total)
+                    tasks[key] = bars.add_task(f"{stage:5} {safe_markup(name)}", total=total)
                 bars.update(tasks[key], completed=done, total=total)
 
             results = app.ingest(paths, progress=progress, index=not no_index)
