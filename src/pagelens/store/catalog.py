@@ -30,6 +30,9 @@ from pagelens.errors import NotFoundError, StoreError
 from pagelens.models import Document, Element
 from pagelens.store.sqlite_errors import TranslatingConnection, translate
 
+INDEX_IDENTITY_NAMESPACE = "index-identity"
+"""Cache rows: collection name -> the index identity (settings) that built it in this home."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
     doc_id TEXT PRIMARY KEY,
@@ -312,6 +315,10 @@ class Catalog:
         if row is None or (ttl_s is not None and time.time() - row[1] > ttl_s):
             return None
         return json.loads(row[0])
+
+    def cache_keys(self, namespace: str) -> list[str]:
+        with self._lock:
+            return [r[0] for r in self._conn.execute("SELECT key FROM cache WHERE namespace=? ORDER BY key", (namespace,))]
 
     def cache_put(self, namespace: str, key: str, value: object) -> None:
         with self.transaction() as conn:
