@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pagelens.errors import NotFoundError, StoreError
+from pagelens.errors import NotFoundError
 from pagelens.models import Document, Element
 from pagelens.store.sqlite_errors import TranslatingConnection, translate
 
