@@ -55,6 +55,8 @@ query.register(app)
 tools.register(app)
 serve.register(app)
 mcp_server.register(app)
+from pagelens.cli import check as check_cmd  # noqa: E402  (appended: keeps merges local)
+check_cmd.register(app)
 
 
 def main() -> None:

@@ -55,6 +55,9 @@ class ServerState:
         """Take the home now (a home owned by another process fails here, at start-up)."""
         self.app.indexer.ensure()
         threading.Thread(target=self._warm, name="pagelens-warm-query", daemon=True).start()
+        if self.catalog.vector_jobs():  # vector work a killed process left owed: the first job does it
+            self.jobs.submit("pending index work", lambda job, progress: self.app.coordinator.replay_pending(),
+                             kind="recover")
 
     def close(self) -> None:
         self.jobs.close()
@@ -101,7 +104,7 @@ class ServerState:
             self.app.indexer.ensure()
             return Retriever(
                 self.settings, self.app.store, self.query_embedder, self.app.sparse,
-                image_embedder=self.app.image_embedder, reranker=self.app.reranker,
+                image_embedder=self.app.image_embedder, reranker=self.app.reranker, known_docs=self.catalog.doc_ids,
             )
 
         return self._component("retriever", build)

@@ -95,6 +95,8 @@ async def _sse(state: ServerState, req: QueryRequest, cid: str, created: int) ->
         async for event in stream_events(state, req):
             if event["type"] == "token":
                 yield chunk({"content": event["text"]})
+            elif event["type"] == "reset":  # streamed text cannot be withdrawn here: say so, then the fallback
+                yield chunk({"content": f"\n\n[{event['reason']}]\n\n"})
             elif event["type"] == "done":
                 state.conversations.delete(event["conversation_id"])
                 yield chunk({}, "stop", sources=event["sources"], citations=event["citations"])

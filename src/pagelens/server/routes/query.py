@@ -57,6 +57,8 @@ def answer_events(state: ServerState, req: QueryRequest) -> Iterator[dict[str, A
             yield {"type": "sources", "sources": sources}
         elif kind == "token":
             yield {"type": "token", "text": event["text"]}
+        elif kind == "reset":  # the LLM ran out of time mid-answer: drop its tokens, the extractive answer follows
+            yield {"type": "reset", "reason": event["reason"]}
         elif kind == "done":
             answer = event["answer"]
     assert answer is not None
@@ -77,7 +79,7 @@ def _model(a: Answer) -> str | None:
 
 
 def _notes(a: Answer) -> list[str]:
-    notes = []
+    notes = list(getattr(a, "notes", None) or [])
     if a.model == "extractive":
         notes.append("no LLM configured: the answer is extracted from the sources")
     if a.invalid_citations:
