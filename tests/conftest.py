@@ -1,4 +1,4 @@
-"""Shared fixtures: the public corpus, a fresh data home, settings pointing at it."""
+"""Shared fixtures: the committed test PDFs, PDFs built by the tests, a fresh data home, settings pointing at it."""
 
 from __future__ import annotations
 
@@ -8,24 +8,9 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-CORPUS = (REPO.parent / "shared" / "corpus").resolve()
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-
-
-@pytest.fixture(scope="session")
-def corpus() -> Path:
-    """The public PDFs (../shared/corpus/pdfs)."""
-    pdfs = CORPUS / "pdfs"
-    if not pdfs.is_dir():
-        pytest.skip(f"corpus not found at {pdfs}")
-    return pdfs
-
-
-@pytest.fixture(scope="session")
-def corpus_root() -> Path:
-    return CORPUS
 
 
 @pytest.fixture
@@ -45,3 +30,31 @@ def settings(tmp_home: Path, monkeypatch: pytest.MonkeyPatch):
             monkeypatch.delenv(key, raising=False)
     monkeypatch.setenv("PAGELENS_CONFIG", str(tmp_home / "none.toml"))
     return Settings(home=tmp_home)
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """Small public PDFs committed with the tests (sources and licences in tests/data/README.md)."""
+    from pdfs import DATA
+
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def paper(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built two-column QUILL paper (tests/pdfs.py), written once per session."""
+    from pdfs import paper_pdf
+
+    path = tmp_path_factory.mktemp("built") / "quill.pdf"
+    paper_pdf(path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def math_paper(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built math paper (tests/pdfs.py): running header, TeX-font formulas, vector charts."""
+    from pdfs import math_pdf
+
+    path = tmp_path_factory.mktemp("built") / "solve.pdf"
+    math_pdf(path)
+    return path

@@ -1,19 +1,18 @@
-"""BM25 tokenizer (pure function) and sparse encoder, checked on strings and on the dev corpus."""
+"""BM25 tokenizer (pure function) and sparse encoder, checked on strings and on a built paper."""
 
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from pagelens.index.bm25 import BM25_K1, SparseEncoder, term_index, tokenize
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/corpus"
+from pdfs import PAPER_QUESTIONS, paper_pdf
+
 
 
 # -- tokenizer ----------------------------------------------------------------------------------------
@@ -97,16 +96,18 @@ def test_encode_query_is_unique_terms_with_unit_weights() -> None:
     assert SparseEncoder().encode_document("the of and").indices == []
 
 
-def _pages(pdf: str) -> list[tuple[int, str]]:
+@pytest.fixture(scope="module")
+def passages() -> list[tuple[int, str]]:
+    """The built paper's pages as 150-word passages (30 words overlap)."""
     import pymupdf
 
-    passages = []
-    with pymupdf.open(CORPUS / "pdfs" / pdf) as doc:
+    out = []
+    with pymupdf.open(stream=paper_pdf(), filetype="pdf") as doc:
         for number, page in enumerate(doc, start=1):
             words = page.get_text().split()
             for start in range(0, max(len(words), 1), 120):
-                passages.append((number, " ".join(words[start : start + 150])))
-    return passages
+                out.append((number, " ".join(words[start : start + 150])))
+    return out
 
 
 def _bm25_rank_pages(passages: list[tuple[int, str]], query: str) -> list[int]:
@@ -126,16 +127,13 @@ def _bm25_rank_pages(passages: list[tuple[int, str]], query: str) -> list[int]:
     return ranked
 
 
-def test_bm25_finds_gold_pages_of_bert_questions() -> None:
-    questions = [json.loads(line) for line in (CORPUS / "questions.jsonl").read_text().splitlines() if line]
-    bert = [q for q in questions if q["pdf"] == "bert.pdf"]
-    assert len(bert) >= 10
-    passages = _pages("bert.pdf")
-    hits = [bool(set(_bm25_rank_pages(passages, q["question"])[:3]) & set(q["pages"])) for q in bert]
-    assert sum(hits) >= len(bert) - 2, f"hit@3 {sum(hits)}/{len(bert)}"
+def test_bm25_finds_the_pages_that_answer_questions(passages: list[tuple[int, str]]) -> None:
+    hits = [bool(set(_bm25_rank_pages(passages, q)[:3]) & set(pages)) for q, pages in PAPER_QUESTIONS]
+    assert sum(hits) >= len(PAPER_QUESTIONS) - 2, f"hit@3 {sum(hits)}/{len(PAPER_QUESTIONS)}"
 
 
-def test_number_query_matches_comma_spelling_in_pdf() -> None:
-    # bert.pdf writes "2,500M words" (p. 5 and 14); a user types "2500M words"
-    ranked = _bm25_rank_pages(_pages("bert.pdf"), "Wikipedia 2500M words")
-    assert ranked[0] in (5, 14)
+def test_number_query_matches_comma_spelling_in_pdf(passages: list[tuple[int, str]]) -> None:
+    # the paper writes "2,500M words" (p. 4); a user types "2500M words"
+    assert "2,500M words" in " ".join(t for p, t in passages if p == 4)
+    ranked = _bm25_rank_pages(passages, "Wikipedia 2500M words")
+    assert ranked[0] == 4

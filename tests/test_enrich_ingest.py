@@ -11,6 +11,7 @@ import pytest
 from openai_server import OpenAIServer
 from pagelens.app import Pagelens
 from pagelens.settings import Settings
+from pdfs import SAMPLE, raster_figures_pdf
 
 
 def _has_image(body: dict) -> bool:
@@ -33,13 +34,14 @@ def server():
 
 
 def test_summaries_and_figure_descriptions_are_indexed_and_cached(
-    settings: Settings, server: OpenAIServer, corpus: Path
+    settings: Settings, server: OpenAIServer, tmp_path: Path
 ) -> None:
     s = settings.with_overrides(**{
         "answer.llm_base_url": server.base_url, "answer.llm_model": "fake-vision", "answer.vision": True,
         "answer.enrich": True, "ingest.ocr": "off", "answer.cache": False,
     })
-    pdf = corpus / "sp-figure-chart-and-map.pdf"
+    pdf = tmp_path / "chart-and-map.pdf"
+    raster_figures_pdf(pdf)  # two pages, one raster figure each
     with Pagelens(s) as app:
         (result,) = app.ingest([pdf])
         assert result.status == "indexed" and result.chunks > 0
@@ -65,7 +67,7 @@ def test_summaries_and_figure_descriptions_are_indexed_and_cached(
         assert len(server.requests) == first_calls, "enrichment was not served from the cache"
 
 
-def test_enrichment_failure_does_not_stop_indexing(settings: Settings, corpus: Path) -> None:
+def test_enrichment_failure_does_not_stop_indexing(settings: Settings) -> None:
     with OpenAIServer() as srv:
         for _ in range(200):
             srv.push_error(500)
@@ -74,6 +76,6 @@ def test_enrichment_failure_does_not_stop_indexing(settings: Settings, corpus: P
             "answer.retries": 0, "ingest.ocr": "off", "answer.cache": False,
         })
         with Pagelens(s) as app:
-            (result,) = app.ingest([corpus / "otsl_2305.03393v1_p9.pdf"])
+            (result,) = app.ingest([SAMPLE])
             assert result.status == "indexed" and result.chunks > 0, json.dumps(result.model_dump())
             assert app.search("inference timing CPU", k=3)

@@ -18,6 +18,7 @@ from pagelens.evaluate import (
     summarize,
 )
 from pagelens.models import Chunk, SearchHit
+from pdfs import SAMPLE
 
 
 def hit(doc: str, *pages: int, rank: int = 1) -> SearchHit:
@@ -25,17 +26,41 @@ def hit(doc: str, *pages: int, rank: int = 1) -> SearchHit:
     return SearchHit(rank=rank, score=0.0, chunk=chunk)
 
 
-def test_loads_both_dev_question_sets(corpus_root: Path):
-    qs = load_questions([corpus_root / "questions.jsonl", corpus_root / "questions-special.jsonl"])
-    assert len(qs) == 36 + 26
-    by = {}
+def test_loads_question_files_in_the_dev_set_format(tmp_path: Path):
+    """Records as the dev corpus writes them (one pdf or several, flat or per-pdf page lists), read
+    from two files in order."""
+    first = [
+        {"id": "t1", "pdf": "quill.pdf", "question": "How large is the vocabulary?", "answers": ["30,000"],
+         "modality": "text", "pages": [3]},
+        {"id": "tb1", "pdf": "quill.pdf", "question": "CoLA of QUILL-Large?", "answers": ["61.3"],
+         "modality": "table", "pages": [4], "evidence": "Table 1"},
+        {"id": "x1", "pdf": ["quill.pdf", "solve.pdf"], "question": "Which epsilon?", "answers": ["1e-8"],
+         "modality": "cross-doc", "pages": [[4, 9], [2]]},
+    ]
+    second = [
+        {"id": "u1", "pdf": "solve.pdf", "question": "Who funded it?", "answers": [], "modality": "unanswerable",
+         "pages": []},
+        {"id": "tb2", "pdf": "nics.pdf", "question": "Total checks?", "answers": ["2,236,457", "2236457"],
+         "modality": "table", "pages": [1]},
+    ]
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text("\n".join(json.dumps(r) for r in first) + "\n\n")
+    b.write_text("\n".join(json.dumps(r) for r in second))
+    qs = load_questions([a, b])
+    assert [q.id for q in qs] == ["t1", "tb1", "x1", "u1", "tb2"]
+    by: dict[str, int] = {}
     for q in qs:
         by[q.modality] = by.get(q.modality, 0) + 1
-    assert by["text"] == 10 + 1 and by["table"] == 9 + 5 and by["unanswerable"] == 2 + 2 and by["cross-doc"] == 1
+    assert by == {"text": 1, "table": 2, "cross-doc": 1, "unanswerable": 1}
     cross = next(q for q in qs if q.modality == "cross-doc")
-    assert cross.gold == [("bert.pdf", 13), ("adam.pdf", 2)] and cross.all_pages
+    assert cross.gold == [("quill.pdf", 4), ("quill.pdf", 9), ("solve.pdf", 2)] and cross.all_pages
+    assert cross.pdfs == ["quill.pdf", "solve.pdf"]
+    assert qs[0].gold == [("quill.pdf", 3)] and not qs[0].all_pages and qs[0].answers == ["30,000"]
     unans = [q for q in qs if q.modality == "unanswerable"]
     assert all(q.gold == [] and q.answers == [] for q in unans)
+    a.write_text(json.dumps({**first[2], "pages": [[4]]}))
+    with pytest.raises(ConfigError, match=r"a.jsonl: line 1: .*2 pdfs but 1 page lists"):
+        load_questions([a])
 
 
 def test_bad_record_names_file_and_line(tmp_path: Path):
@@ -79,15 +104,15 @@ def test_summary_rows():
     assert percentile([10, 20, 30, 40], 50) == 25 and percentile([7], 95) == 7
 
 
-def test_run_eval_through_the_facade(corpus: Path, settings, tmp_path: Path):
-    """Two questions on the one-page OTSL excerpt, through pagelens.app with a hashing embedder."""
+def test_run_eval_through_the_facade(settings, tmp_path: Path):
+    """Two questions on the one-page OTSL sample, through pagelens.app with a hashing embedder."""
     from pagelens.app import Pagelens
     from pagelens.embed.fake import HashingEmbedder
     from pagelens.evaluate import run_eval
 
     pdfs = tmp_path / "pdfs"
     pdfs.mkdir()
-    (pdfs / "otsl.pdf").write_bytes((corpus / "otsl_2305.03393v1_p9.pdf").read_bytes())
+    (pdfs / "otsl.pdf").write_bytes(SAMPLE.read_bytes())
     qfile = tmp_path / "q.jsonl"
     rows = [
         {"id": "o1", "pdf": "otsl.pdf", "question": "Which CPU was used for the inference timing?",

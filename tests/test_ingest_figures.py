@@ -1,4 +1,4 @@
-"""Figures: vector and raster regions on corpus pages and built PDFs, rendered into the image store."""
+"""Figures: vector and raster regions on built and committed PDFs, rendered into the image store."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from pagelens.ingest.context import PageContext
 from pagelens.models import Element
 from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore
+
+from pdfs import FIGURE1_LABELS, raster_figures_pdf
 
 
 def _figures(doc: pymupdf.Document, pno: int, tmp_path: Path, **settings: object) -> tuple[list[Element], PageContext]:
@@ -36,32 +38,33 @@ def _line_rect(page: pymupdf.Page, text: str) -> pymupdf.Rect:
     return page.search_for(text)[0]
 
 
-def test_bert_figure1_is_one_vector_figure_with_its_labels(corpus: Path, tmp_path: Path) -> None:
-    doc = pymupdf.open(corpus / "bert.pdf")
+def test_diagram_is_one_vector_figure_with_its_labels(paper: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(paper)
     els, ctx = _figures(doc, 3, tmp_path)
     assert len(els) == 1
     f = els[0].figure
     assert f.source == "vector" and f.caption and f.caption.startswith("Figure 1")
-    for label in ("NSP", "Mask LM", "Start/End Span", "MNLI"):
+    for label in FIGURE1_LABELS:
         assert label in (f.inner_text or "")
     assert els[0].text == f.inner_text
     # Labels are claimed (not body text); the caption and the paragraphs below are not.
-    assert ctx.is_claimed(_line_rect(ctx.page, "Start/End Span"))
+    assert ctx.is_claimed(_line_rect(ctx.page, "Span Start/End"))
     assert not ctx.is_claimed(_line_rect(ctx.page, "Overall pre-training"))
+    assert not ctx.is_claimed(_line_rect(ctx.page, "There are two steps in our framework"))
     _check_image(els[0], ctx)
     assert f.width == pytest.approx((els[0].bbox[2] - els[0].bbox[0]) * 2, abs=2)  # figure_scale 2
 
 
-def test_bert_figure4_with_raster_subcaptions_is_not_duplicated(corpus: Path, tmp_path: Path) -> None:
-    """Figure 4 mixes vector boxes with 24 raster pieces: one figure, never raster + vector twins."""
-    els, ctx = _figures(pymupdf.open(corpus / "bert.pdf"), 15, tmp_path)
+def test_panels_of_raster_pieces_are_one_figure_not_duplicated(paper: Path, tmp_path: Path) -> None:
+    """Figure 4 mixes vector panels with 24 raster pieces: one figure, never raster + vector twins."""
+    els, ctx = _figures(pymupdf.open(paper), 8, tmp_path)
     assert len(els) == 1 and els[0].figure.caption.startswith("Figure 4")
     _check_image(els[0], ctx)
 
 
-def test_adam_charts_are_vector_figures(corpus: Path, tmp_path: Path) -> None:
-    doc = pymupdf.open(corpus / "adam.pdf")
-    els, ctx = _figures(doc, 7, tmp_path)
+def test_charts_are_vector_figures(math_paper: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(math_paper)
+    els, ctx = _figures(doc, 4, tmp_path)
     assert len(els) >= 2 and all(e.figure.source == "vector" for e in els)
     assert any((e.figure.caption or "").startswith("Figure 3") for e in els)
     for e in els:
@@ -70,17 +73,18 @@ def test_adam_charts_are_vector_figures(corpus: Path, tmp_path: Path) -> None:
     assert _figures(doc, 2, tmp_path)[0] == []
 
 
-@pytest.mark.parametrize(("pno", "caption"), [(1, "Figure 1"), (2, "Figure 2")])
-def test_raster_figures_of_chart_and_map(corpus: Path, tmp_path: Path, pno: int, caption: str) -> None:
-    els, ctx = _figures(pymupdf.open(corpus / "sp-figure-chart-and-map.pdf"), pno, tmp_path)
+@pytest.mark.parametrize(("pno", "caption"), [(1, "Figure 1: Land use"), (2, "Figure 2: Sites")])
+def test_raster_figures_of_chart_and_map(tmp_path: Path, pno: int, caption: str) -> None:
+    els, ctx = _figures(pymupdf.open(stream=raster_figures_pdf(), filetype="pdf"), pno, tmp_path)
     assert len(els) == 1
     f = els[0].figure
     assert f.source == "raster" and f.caption.startswith(caption)
+    assert pymupdf.Rect(els[0].bbox).contains(pymupdf.Rect(160, 205, 450, 395))  # the image placed at 156,200-456,400
     _check_image(els[0], ctx)
 
 
-def test_corrosion_page_raster_chart_vector_chart_and_table_apart(corpus: Path, tmp_path: Path) -> None:
-    doc = pymupdf.open(corpus / "sp-figure-corrosion-inhibitor.pdf")
+def test_corrosion_page_raster_chart_vector_chart_and_table_apart(data_dir: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(data_dir / "sp-figure-corrosion-inhibitor.pdf")
     ctx = PageContext.build(doc[0], doc_id="d", file_name="x.pdf", settings=IngestSettings(), images=ImageStore(tmp_path))
     tabs = tables.extract_tables(ctx)
     figs = figures.extract_figures(ctx)
@@ -92,9 +96,9 @@ def test_corrosion_page_raster_chart_vector_chart_and_table_apart(corpus: Path, 
     assert all(not pymupdf.Rect(f.bbox).intersects(table_box) for f in figs)
 
 
-def test_figures_in_two_columns_stay_apart(corpus: Path, tmp_path: Path) -> None:
+def test_figures_in_two_columns_stay_apart(data_dir: Path, tmp_path: Path) -> None:
     """amt: photos cropped to two panels side by side; their raw image boxes overlap the gutter."""
-    els, ctx = _figures(pymupdf.open(corpus / "amt_handbook_sample.pdf"), 1, tmp_path)
+    els, ctx = _figures(pymupdf.open(data_dir / "amt_handbook_sample.pdf"), 1, tmp_path)
     caps = sorted((e.figure.caption or "")[:12] for e in els)
     assert caps == ["Figure 7-26.", "Figure 7-27."]
     left = next(e for e in els if e.figure.caption.startswith("Figure 7-26"))
@@ -102,8 +106,9 @@ def test_figures_in_two_columns_stay_apart(corpus: Path, tmp_path: Path) -> None
     assert "reused without impairing" not in left.figure.inner_text  # body text is not a label
 
 
-def test_text_only_page_has_no_figures(corpus: Path, tmp_path: Path) -> None:
-    assert _figures(pymupdf.open(corpus / "bert.pdf"), 1, tmp_path)[0] == []
+def test_text_only_page_has_no_figures(paper: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(paper)
+    assert _figures(doc, 1, tmp_path)[0] == [] and _figures(doc, 2, tmp_path)[0] == []
 
 
 def _chart_pdf() -> pymupdf.Document:

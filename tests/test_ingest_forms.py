@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import re
-import unicodedata
 from pathlib import Path
 
 import pymupdf
@@ -15,9 +13,7 @@ from pagelens.ingest.context import PageContext
 from pagelens.models import ElementKind, Provenance
 from pagelens.settings import IngestSettings
 
-
-def _norm(s: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", s).lower()).strip()
+from pdfs import HR_TEXT_FIELDS, hr_form_pdf
 
 
 def _fields(page: pymupdf.Page):
@@ -26,17 +22,14 @@ def _fields(page: pymupdf.Page):
 
 
 @pytest.fixture(scope="module")
-def hr_fields(corpus: Path):
-    return _fields(pymupdf.open(corpus / "sp-form-hr-employee.pdf").load_page(0))
+def hr_fields():
+    return _fields(pymupdf.open(stream=hr_form_pdf(), filetype="pdf").load_page(0))
 
 
-def test_hr_form_answers_are_field_values(hr_fields, corpus_root: Path) -> None:
-    questions = [json.loads(line) for line in (corpus_root / "questions-special.jsonl").read_text().splitlines() if line.strip()]
-    form_qs = [q for q in questions if q["modality"] == "form" and q["pdf"] == "sp-form-hr-employee.pdf"]
-    assert form_qs
-    values = [_norm(e.field.value) for e in hr_fields]
-    for q in form_qs:
-        assert any(_norm(a) in v for a in q["answers"] for v in values), (q["id"], q["answers"])
+def test_hr_form_values_are_read_from_the_fields(hr_fields) -> None:
+    by_name = {e.field.name: e for e in hr_fields}
+    for name, _tip, value, _rect in HR_TEXT_FIELDS:
+        assert by_name[name].field.value == value and by_name[name].field.field_type == "text"
     for e in hr_fields:
         assert e.kind == ElementKind.FORM and e.provenance == Provenance.ACROFORM and e.parser == "acroform"
         assert e.field.value in e.text and e.text.startswith(e.field.label)
@@ -46,13 +39,13 @@ def test_hr_form_labels_checkboxes_and_radio(hr_fields) -> None:
     by_name = {e.field.name: e for e in hr_fields}
     assert "Print" not in by_name  # push buttons carry no data
     city = by_name["City"]  # its tooltip is a useless "[2]": the field name is the label
-    assert city.field.label == "City" and city.text == "City: Timbuktu"
-    assert by_name["Emergency_Relationship"].text == "RELATIONSHIP (Emergency Relationship): Arch Rival"
+    assert city.field.label == "City" and city.text == "City: Kalamazoo"
+    assert by_name["Emergency_Relationship"].text == "RELATIONSHIP (Emergency Relationship): Older Brother"
     assert by_name["HIGH SCHOOL DIPLOMA"].field.value == "checked"
     assert by_name["TRADE CERTIFICATE"].field.value == "unchecked"
     assert by_name["HIGH SCHOOL DIPLOMA"].attrs["export_value"] == "On"
     sex = by_name["Sex"]
-    assert sex.field.field_type == "radio" and sex.field.value == "MALE"
+    assert sex.field.field_type == "radio" and sex.field.value == "FEMALE"
     assert sex.field.options == ["MALE", "FEMALE"]
     assert sum(e.field.name == "Sex" for e in hr_fields) == 1  # one element per radio group
 
@@ -112,13 +105,14 @@ def test_text_field_without_tooltip_takes_printed_label(tmp_path: Path) -> None:
     assert combo.field.value == "Japan" and combo.field.options == ["France", "Japan", "Peru"]
 
 
-def test_drawn_field_values_stay_out_of_body_text(corpus: Path) -> None:
+def test_drawn_field_values_stay_out_of_body_text() -> None:
     from pagelens.ingest import text
 
-    page = pymupdf.open(corpus / "sp-form-hr-employee.pdf").load_page(0)
-    assert "Arch Rival" in page.get_text()  # this file draws values into its text layer
+    page = pymupdf.open(stream=hr_form_pdf(), filetype="pdf").load_page(0)
+    assert "Older Brother" in page.get_text()  # this file draws values into its text layer
     ctx = PageContext.build(page, doc_id="d", file_name="f.pdf", settings=IngestSettings(), images=None)  # type: ignore[arg-type]
     fields = forms.extract_form_fields(ctx)
     body = text.extract_text(ctx)
-    assert any(e.field.value == "Arch Rival" for e in fields)
-    assert not any("Arch Rival" in e.text for e in body)
+    assert any(e.field.value == "Older Brother" for e in fields)
+    assert not any("Older Brother" in e.text for e in body)
+    assert any("Please print clearly" in e.text for e in body)  # the printed form text stays

@@ -11,29 +11,31 @@ from pagelens.ingest.context import PageContext
 from pagelens.models import Document, Element, ElementKind, Provenance
 from pagelens.settings import IngestSettings
 
+from pdfs import PAPER_TITLE
+
 
 def _doc(pdf: pymupdf.Document, name: str) -> Document:
     return Document(doc_id="d", name=name, path=f"/x/{name}", size=1, pages=pdf.page_count, **metadata.document_metadata(pdf))
 
 
-def test_bert_title_falls_back_to_largest_line(corpus: Path) -> None:
-    pdf = pymupdf.open(corpus / "bert.pdf")
+def test_title_falls_back_to_largest_line(paper: Path) -> None:
+    pdf = pymupdf.open(paper)
     meta = metadata.document_metadata(pdf)
     assert pdf.metadata["title"] == ""  # the info dictionary has none: the title comes from page 1
-    assert meta["title"] == "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"
-    assert meta["created"] == "2019-05-28T00:07:51Z" and meta["producer"] == "pdfTeX-1.40.17"
-    els = metadata.metadata_elements(pdf, "d", _doc(pdf, "bert.pdf"))
+    assert meta["title"] == PAPER_TITLE
+    assert meta["created"] == "2025-01-02T03:04:05Z" and meta["producer"] == "pdfTeX-1.40.25"
+    els = metadata.metadata_elements(pdf, "d", _doc(pdf, "quill.pdf"))
     assert len(els) == 1  # no outline in this file
     info = els[0]
     assert info.kind == ElementKind.METADATA and info.provenance == Provenance.METADATA and info.bbox is None
-    assert "Pages: 16" in info.text.splitlines() and info.page == 1
+    assert "Pages: 9" in info.text.splitlines() and info.page == 1
     assert f"Title: {meta['title']}" in info.text
 
 
-def test_adam_and_redp_metadata(corpus: Path) -> None:
-    adam = metadata.document_metadata(pymupdf.open(corpus / "adam.pdf"))
-    assert adam["author"] == "Diederik P. Kingma, Jimmy Lei Ba" and adam["title"].startswith("Adam")
-    redp = pymupdf.open(corpus / "redp5110_sampled.pdf")
+def test_info_dictionary_and_redp_metadata(math_paper: Path, data_dir: Path) -> None:
+    solve = metadata.document_metadata(pymupdf.open(math_paper))
+    assert solve["author"] == "Grace Hopper, Alan Turing" and solve["title"].startswith("SOLVE")
+    redp = pymupdf.open(data_dir / "redp5110_sampled.pdf")
     meta = metadata.document_metadata(redp)
     # The cover's biggest text is the "Redpaper" logo at the foot; the title is the big upper text.
     assert meta["title"] == "Row and Column Access Control Support in IBM DB2 for i"

@@ -1,4 +1,4 @@
-"""Tables: page signals, finders on the corpus gold pages, markdown/HTML, continuation across pages."""
+"""Tables: page signals, finders on built and committed PDFs, markdown/HTML, continuation across pages."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ from pagelens.models import Element
 from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore
 
+from pdfs import ABLATION, GLUE_HEADER, GLUE_ROWS, SAMPLE, SIZES
+
 
 def _ctx(doc: pymupdf.Document, pno: int, tmp_path: Path, layout: str = "auto", data: bytes | None = None) -> PageContext:
     """A page context the way the pipeline builds it (layout model only on hard pages in 'auto')."""
@@ -26,8 +28,8 @@ def _ctx(doc: pymupdf.Document, pno: int, tmp_path: Path, layout: str = "auto", 
     return ctx
 
 
-def _tables_of(corpus: Path, name: str, pno: int, tmp_path: Path, layout: str = "auto") -> tuple[list[Element], PageContext]:
-    data = (corpus / name).read_bytes()
+def _tables_of(pdf: Path, pno: int, tmp_path: Path, layout: str = "auto") -> tuple[list[Element], PageContext]:
+    data = pdf.read_bytes()
     doc = pymupdf.open(stream=data, filetype="pdf")
     ctx = _ctx(doc, pno, tmp_path, layout, data)
     return tables.extract_tables(ctx), ctx
@@ -39,17 +41,18 @@ def _column(el: Element, name: str) -> int:
 
 
 @pytest.mark.parametrize("layout", ["auto", "always", "never"])
-def test_bert_glue_table_has_cola_column(corpus: Path, tmp_path: Path, layout: str) -> None:
-    """Table 1 comes out whether the ONNX layout model runs or not."""
-    els, ctx = _tables_of(corpus, "bert.pdf", 6, tmp_path, layout)
+def test_glue_table_has_cola_column(paper: Path, tmp_path: Path, layout: str) -> None:
+    """Table 1 of the built paper comes out whether the ONNX layout model runs or not."""
+    els, ctx = _tables_of(paper, 4, tmp_path, layout)
     assert ctx.use_layout == (layout == "always")  # booktabs rules: no model needed in 'auto'
     glue = [e for e in els if e.table and any("CoLA" in h for h in e.table.header)]
     assert len(glue) == 1, [e.table.header for e in els if e.table]
     t = glue[0].table
     assert t.caption and t.caption.startswith("Table 1")
-    large = next(r for r in t.rows if r[0].startswith("BERTLARGE"))
-    assert large[_column(glue[0], "CoLA")] == "60.5"
-    assert "60.5" in t.markdown and "<thead>" in t.html and "<td>60.5</td>" in t.html
+    large = next(r for r in t.rows if r[0].replace(" ", "").startswith("QUILLLARGE"))
+    cola = GLUE_ROWS[-1][GLUE_HEADER.index("CoLA")]  # 61.3, as the builder wrote it
+    assert large[_column(glue[0], "CoLA")] == cola
+    assert cola in t.markdown and "<thead>" in t.html and f"<td>{cola}</td>" in t.html
     # The table region is claimed: its cells do not come back as body text.
     assert ctx.is_claimed(pymupdf.Rect(glue[0].bbox))
 
@@ -57,46 +60,51 @@ def test_bert_glue_table_has_cola_column(corpus: Path, tmp_path: Path, layout: s
 @pytest.mark.parametrize(
     ("name", "pno", "answer"),
     [
-        ("bert.pdf", 7, "93.2"),
-        ("bert.pdf", 8, "77.5"),
-        ("bert.pdf", 9, "5.24"),
-        ("bert.pdf", 16, "84.4"),
-        ("otsl_2305.03393v1_p9.pdf", 1, "1.22"),
+        ("paper", 5, "93.2"),  # Table 2: QUILL-Large dev F1
+        ("paper", 6, "76.9"),  # Table 5: LTR & No NSP on MRPC
+        ("paper", 7, "5.24"),  # Table 6: 6 layers, 3 heads
+        ("sample", 1, "1.22"),
         ("redp5110_sampled.pdf", 8, "VARCHAR(10)"),
         ("redp5110_sampled.pdf", 12, "INTEGER"),
         ("redp5110_sampled.pdf", 9, "Visual Explain within Run SQL scripts"),
         ("sp-figure-corrosion-inhibitor.pdf", 1, "0.0919"),
     ],
 )
-def test_gold_table_pages_hold_the_answer_in_a_cell(corpus: Path, tmp_path: Path, name: str, pno: int, answer: str) -> None:
-    """The questions' table answers are cells of a table found on the gold page."""
-    els, _ = _tables_of(corpus, name, pno, tmp_path)
+def test_table_pages_hold_the_answer_in_a_cell(
+    paper: Path, data_dir: Path, tmp_path: Path, name: str, pno: int, answer: str
+) -> None:
+    """A value printed in a table comes back as (part of) a cell of a table found on its page."""
+    pdf = {"paper": paper, "sample": SAMPLE}.get(name, data_dir / name)
+    els, _ = _tables_of(pdf, pno, tmp_path)
     cells = [c for e in els if e.table for r in [e.table.header, *e.table.rows] for c in r]
     assert any(answer in c for c in cells), [e.table.markdown for e in els if e.table]
     for e in els:  # no junk: every kept table has two columns and a body
         assert e.table and e.attrs["cols"] >= 2 and e.table.rows
 
 
-def test_ablation_row_is_split_into_columns(corpus: Path, tmp_path: Path) -> None:
-    """bert Table 5: MRPC gets its own column (the grid finder merges QNLI and MRPC)."""
-    els, _ = _tables_of(corpus, "bert.pdf", 8, tmp_path)
+def test_ablation_row_is_split_into_columns(paper: Path, tmp_path: Path) -> None:
+    """Table 5: every task has its own column; the row named in the caption reads across."""
+    els, _ = _tables_of(paper, 6, tmp_path)
     t5 = next(e for e in els if e.table and e.table.caption and e.table.caption.startswith("Table 5"))
     row = next(r for r in t5.table.rows if r[0] == "LTR & No NSP")
-    assert row[_column(t5, "MRPC")] == "77.5"
+    expected = ABLATION[4]
+    for task in ("MNLI-m", "QNLI", "MRPC", "SST-2"):
+        assert row[_column(t5, task)] == expected[ABLATION[0].index(task)], (task, row)
 
 
-def test_side_by_side_tables_are_separated_and_captioned(corpus: Path, tmp_path: Path) -> None:
-    """bert p7 prints Tables 2 and 3 in the left column and Table 4 in the right one."""
-    els, _ = _tables_of(corpus, "bert.pdf", 7, tmp_path)
+def test_side_by_side_tables_are_separated_and_captioned(paper: Path, tmp_path: Path) -> None:
+    """Page 5 prints Tables 2 and 3 in the left column and Table 4 in the right one."""
+    els, _ = _tables_of(paper, 5, tmp_path)
     caps = sorted((e.table.caption or "")[:7] for e in els if e.table)
     assert caps == ["Table 2", "Table 3", "Table 4"]
     t4 = next(e for e in els if e.table and (e.table.caption or "").startswith("Table 4"))
     assert t4.bbox[0] > 300  # right column only
     assert not any("Table 4" in c for r in t4.table.rows for c in r)  # its caption is not a row
+    assert [r[0].replace(" ", "") for r in t4.table.rows] == ["ESIM+ELMo", "QUILLBASE", "QUILLLARGE"]
 
 
-def test_nics_dense_table_has_every_state_row(corpus: Path, tmp_path: Path) -> None:
-    els, _ = _tables_of(corpus, "sp-table-nics-checks-2015-11.pdf", 1, tmp_path)
+def test_nics_dense_table_has_every_state_row(data_dir: Path, tmp_path: Path) -> None:
+    els, _ = _tables_of(data_dir / "sp-table-nics-checks-2015-11.pdf", 1, tmp_path)
     t = max((e for e in els if e.table), key=lambda e: len(e.table.rows)).table
     assert len(t.rows) >= 55 and len(t.header) >= 24
     rows = {r[0]: r for r in t.rows}
@@ -108,18 +116,18 @@ def test_nics_dense_table_has_every_state_row(corpus: Path, tmp_path: Path) -> N
     assert rows["Kentucky"][permit] == "264,140"
 
 
-def test_layout_path_keeps_tables_on_gold_pages(corpus: Path, tmp_path: Path) -> None:
-    """With the layout model on, its table boxes are read (bert p9 Table 6 sits at the page bottom)."""
-    els, ctx = _tables_of(corpus, "bert.pdf", 9, tmp_path, "always")
+def test_layout_path_keeps_tables_on_their_pages(paper: Path, tmp_path: Path) -> None:
+    """With the layout model on, its table boxes are read (Table 6 sits at the page bottom)."""
+    els, ctx = _tables_of(paper, 7, tmp_path, "always")
     assert ctx.use_layout
     t6 = next(e for e in els if e.table and (e.table.caption or "").startswith("Table 6"))
     row = next(r for r in t6.table.rows if r[:3] == ["6", "768", "3"])
-    assert "5.24" in row
+    assert row == SIZES[2]
 
 
-def test_text_pages_stay_on_the_fast_path(corpus: Path, tmp_path: Path) -> None:
-    doc = pymupdf.open(corpus / "bert.pdf")
-    for pno in (1, 2, 10, 11):
+def test_text_pages_stay_on_the_fast_path(paper: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open(paper)
+    for pno in (1, 2, 9):
         ctx = _ctx(doc, pno, tmp_path)
         started = time.perf_counter()
         hard = tables.is_hard_page(ctx)

@@ -1,6 +1,6 @@
 """Text path of the ingest stage: typed text elements, formulas, furniture, reading order, sections.
 
-Real corpus PDFs plus a synthetic two-column document whose layout is known exactly.
+Committed public PDFs (tests/data) plus built documents whose layout is known exactly (tests/pdfs.py).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pagelens.ingest import furniture, metadata, order, sections, text
 from pagelens.ingest.context import PageContext
 from pagelens.models import Element, ElementKind, FigureData, TableData
 from pagelens.settings import IngestSettings
+
+from pdfs import paper_pdf
 
 LOREM = "The committee reviewed the budget and agreed on the plan for the coming year. " * 3
 
@@ -86,8 +88,8 @@ def test_furniture_needs_repeats(two_column_pdf: pymupdf.Document) -> None:
     assert not furniture.is_page_number("Results")
 
 
-def test_amt_two_columns_are_not_interleaved(corpus: Path) -> None:
-    pdf = pymupdf.open(corpus / "amt_handbook_sample.pdf")
+def test_amt_two_columns_are_not_interleaved(data_dir: Path) -> None:
+    pdf = pymupdf.open(data_dir / "amt_handbook_sample.pdf")
     els = _page_elements(pdf, 0, set())
     last_left = _index(els, "Boots self-locking nuts are made with three different spring")
     first_right = _index(els, "the most common ranges in size")
@@ -100,50 +102,53 @@ def test_amt_two_columns_are_not_interleaved(corpus: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def bert_pages(corpus: Path) -> dict[int, list[Element]]:
-    return _doc_elements(pymupdf.open(corpus / "bert.pdf"), pages=6)
+def paper_pages() -> dict[int, list[Element]]:
+    return _doc_elements(pymupdf.open(stream=paper_pdf(), filetype="pdf"), pages=4)
 
 
-def test_bert_headings_and_sections(bert_pages: dict[int, list[Element]]) -> None:
-    headings = {e.text: e.level for els in bert_pages.values() for e in els if e.kind == ElementKind.HEADING}
+def test_paper_headings_and_sections(paper_pages: dict[int, list[Element]]) -> None:
+    headings = {e.text: e.level for els in paper_pages.values() for e in els if e.kind == ElementKind.HEADING}
     assert headings["1 Introduction"] == 1
-    assert headings["3.1 Pre-training BERT"] == 2
+    assert headings["3.1 Pre-training QUILL"] == 2
     assert headings["Abstract"] == 1  # unnumbered, styled like "1 Introduction"
-    page4 = bert_pages[4]
-    para = page4[_index(page4, "we do not use traditional left-to-right")]
+    page3 = paper_pages[3]
+    para = page3[_index(page3, "we do not use traditional left-to-right")]
     assert para.kind == ElementKind.TEXT
-    assert para.section[-1] == "3.1 Pre-training BERT" and para.section[0] == "3 BERT"
+    assert para.section[-1] == "3.1 Pre-training QUILL" and para.section[0] == "3 QUILL"
 
 
-def test_bert_footnotes_captions_and_hyphenation(bert_pages: dict[int, list[Element]]) -> None:
-    page4 = bert_pages[4]
-    note = page4[_index(page4, "accuracy on NSP")]
+def test_paper_footnotes_captions_and_hyphenation(paper_pages: dict[int, list[Element]]) -> None:
+    page3 = paper_pages[3]
+    note = page3[_index(page3, "accuracy on sentence order prediction")]
     assert note.kind == ElementKind.FOOTNOTE
-    assert all("accuracy on NSP" not in e.text for e in page4 if e.kind == ElementKind.TEXT)
-    assert page4[-1].kind == ElementKind.FOOTNOTE  # footnotes come after the body
-    page6 = bert_pages[6]
-    cap = page6[_index(page6, "Table 1: GLUE Test results")]
+    assert all("accuracy on sentence order" not in e.text for e in page3 if e.kind == ElementKind.TEXT)
+    assert page3[-1].kind == ElementKind.FOOTNOTE  # footnotes come after the body
+    assert page3[_index(page3, "Figure 1: Overall pre-training")].kind == ElementKind.CAPTION
+    page4 = paper_pages[4]
+    cap = page4[_index(page4, "Table 1: GLUE Test results")]
     assert cap.kind == ElementKind.CAPTION
-    page1 = bert_pages[1]
-    intro = page1[_index(page1, "There are two existing strategies")].text
-    assert "representations to downstream tasks" in intro  # "down-" + "stream" rejoined
-    assert "left-to-right" in page1[_index(page1, "We argue that current techniques")].text
+    page1 = paper_pages[1]
+    intro = page1[_index(page1, "Two families of methods")].text
+    assert "representations over to downstream tasks" in intro  # "down-" + "stream" rejoined
+    assert "a strictly left-to-right reading order" in page1[_index(page1, "We observe that current encoders")].text
 
 
-def test_adam_formulas_and_running_header(corpus: Path) -> None:
-    pdf = pymupdf.open(corpus / "adam.pdf")
+def test_math_formulas_and_running_header(math_paper: Path) -> None:
+    pdf = pymupdf.open(math_paper)
     running = furniture.detect_furniture(pdf)
-    assert "published as a conference paper at iclr #" in running
+    assert "published as a workshop paper at learn #" in running
     page2 = _page_elements(pdf, 1, running)
     assert page2[0].kind == ElementKind.PAGE_HEADER and page2[-1].text == "2"
     assert page2[-1].kind == ElementKind.PAGE_FOOTER
     formulas = [e.text for e in page2 if e.kind == ElementKind.FORMULA]
-    # The update rule θt ← θt−1 − αt·mt/(√vt + ε̂), Greek letters restored from the garbled font.
+    # The update rule θt ← θt−1 − αt·mt/(√vt + ε), Greek letters restored from the garbled math font.
     assert any("θt−1" in f and "α" in f and "ε" in f for f in formulas), formulas
-    page9 = _page_elements(pdf, 8, running)
-    eq12 = [e for e in page9 if e.kind == ElementKind.FORMULA and e.attrs.get("equation_number") == "(12)"]
+    assert not any(c in f for f in formulas for c in "↵✏✓")
+    assert not any(e.kind == ElementKind.TEXT and "θt" in e.text for e in page2)
+    page3 = _page_elements(pdf, 2, running)
+    eq12 = [e for e in page3 if e.kind == ElementKind.FORMULA and e.attrs.get("equation_number") == "(12)"]
     assert len(eq12) == 1 and "max(β2" in eq12[0].text
-    assert not any(e.kind == ElementKind.TEXT and e.text == "(12)" for e in page9)
+    assert not any(e.kind == ElementKind.TEXT and e.text == "(12)" for e in page3)
 
 
 def test_link_captions_pairs_by_kind_and_side() -> None:
@@ -163,8 +168,8 @@ def test_link_captions_pairs_by_kind_and_side() -> None:
     assert "caption_of" not in stray.attrs
 
 
-def test_redp_footers_with_chapter_and_page_number(corpus: Path) -> None:
-    pdf = pymupdf.open(corpus / "redp5110_sampled.pdf")
+def test_redp_footers_with_chapter_and_page_number(data_dir: Path) -> None:
+    pdf = pymupdf.open(data_dir / "redp5110_sampled.pdf")
     running = furniture.detect_furniture(pdf)
     for pno, footer in ((9, "Chapter 2. Roles and separation of duties 11"), (11, "Chapter 3. Row and Column Access Control 19")):
         els = _page_elements(pdf, pno - 1, running)

@@ -25,16 +25,16 @@ from pagelens.settings import IngestSettings, Settings
 from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared/corpus/pdfs"
+from pdfs import DATA, RASTER_WORDS, SAMPLE, raster_figures_pdf
+
 HAS_TESSERACT = shutil.which("tesseract") is not None
 requires_tesseract = pytest.mark.skipif(
     not HAS_TESSERACT, reason="tesseract binary not installed (apt-get install tesseract-ocr tesseract-ocr-eng)"
 )
-requires_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
 
 
 def norm(s: str) -> str:
-    """The corpus README's scoring normalization."""
+    """The evaluation's answer normalization (NFKC, dashes, spaces, case)."""
     s = unicodedata.normalize("NFKC", s).replace("\u2212", "-").replace("\u2013", "-")
     return re.sub(r"\s+", " ", s.lower()).strip()
 
@@ -125,7 +125,6 @@ def test_boxes_on_a_rotated_scan_use_unrotated_page_coordinates(tesseract: OcrEn
 
 
 @requires_tesseract
-@requires_corpus
 @pytest.mark.parametrize(
     "pdf, answers",
     [
@@ -133,10 +132,10 @@ def test_boxes_on_a_rotated_scan_use_unrotated_page_coordinates(tesseract: OcrEn
         ("sp-scan-wikipedia-ocr-printout.pdf", [["fournier d'albe", "fournier d’albe", "fournier d albe"], ["14/09/16"]]),
     ],
 )
-def test_scanned_corpus_pages_yield_the_answers(
+def test_scanned_pages_yield_the_answers(
     tesseract: OcrEngine, tmp_path: Path, pdf: str, answers: list[list[str]]
 ) -> None:
-    doc = pymupdf.open(CORPUS / pdf)
+    doc = pymupdf.open(DATA / pdf)
     ctx = ctx_for(doc[0], tmp_path, ocr=tesseract)
     assert needs_ocr(ctx)
     els = ocr_page(ctx)
@@ -148,23 +147,24 @@ def test_scanned_corpus_pages_yield_the_answers(
 
 
 # -- the needs-OCR decision ----------------------------------------------------------------------------
-@requires_corpus
-@pytest.mark.parametrize("pdf", ["bert.pdf", "adam.pdf"])
-def test_text_layer_pages_do_not_need_ocr(pdf: str, tmp_path: Path) -> None:
-    doc = pymupdf.open(CORPUS / pdf)
+@pytest.mark.parametrize("pdf", ["paper", "math", "amt_handbook_sample.pdf", "sample"])
+def test_text_layer_pages_do_not_need_ocr(pdf: str, paper: Path, math_paper: Path, tmp_path: Path) -> None:
+    doc = pymupdf.open({"paper": paper, "math": math_paper, "sample": SAMPLE}.get(pdf, DATA / pdf))
     timings = []
     for page in doc:
         ctx = ctx_for(page, tmp_path)
-        started = time.perf_counter()
-        flagged = needs_ocr(ctx)
-        timings.append(time.perf_counter() - started)
-        assert not flagged, f"{pdf} page {page.number + 1}: {text_quality(ctx.text)}"
+        assert not needs_ocr(ctx), f"{pdf} page {page.number + 1}: {text_quality(ctx.text)}"
+        runs = []
+        for _ in range(3):  # best of three: one-page files would otherwise time one scheduler hiccup
+            started = time.perf_counter()
+            needs_ocr(ctx)
+            runs.append(time.perf_counter() - started)
+        timings.append(min(runs))
     assert statistics.median(timings) < 0.002
 
 
-@requires_corpus
 def test_garbled_redp_page_needs_ocr_and_no_other_page_does(tmp_path: Path) -> None:
-    doc = pymupdf.open(CORPUS / "redp5110_sampled.pdf")
+    doc = pymupdf.open(DATA / "redp5110_sampled.pdf")
     flagged = [p.number + 1 for p in doc if needs_ocr(ctx_for(p, tmp_path))]
     assert flagged == [3]
     q = text_quality(ctx_for(doc[2], tmp_path).text)
@@ -201,15 +201,19 @@ def raster_figures(page: pymupdf.Page, images: ImageStore) -> list[Element]:
 
 
 @requires_tesseract
-@requires_corpus
 @pytest.mark.parametrize(
     "pdf, pno, expected",
-    [("sp-figure-corrosion-inhibitor.pdf", 0, ["control", "current density"]), ("sp-figure-chart-and-map.pdf", 0, ["woodlot"])],
+    [
+        ("sp-figure-corrosion-inhibitor.pdf", 0, ["control", "current density"]),
+        ("built", 0, [w.lower() for w in RASTER_WORDS[0]]),
+        ("built", 1, [w.lower() for w in RASTER_WORDS[1]]),
+    ],
 )
 def test_ocr_figures_reads_text_only_in_the_image(
     tesseract: OcrEngine, tmp_path: Path, pdf: str, pno: int, expected: list[str]
 ) -> None:
-    page = pymupdf.open(CORPUS / pdf)[pno]
+    doc = pymupdf.open(stream=raster_figures_pdf(), filetype="pdf") if pdf == "built" else pymupdf.open(DATA / pdf)
+    page = doc[pno]
     assert not any(w in norm(page.get_text()) for w in expected)
     ctx = ctx_for(page, tmp_path, ocr=tesseract)
     els = raster_figures(page, ctx.images)
@@ -327,19 +331,20 @@ def test_group_runs_builds_lines_and_column_blocks() -> None:
 
 @pytest.mark.parametrize("vector", [False, True])
 def test_vector_chart_labels_drawn_as_glyphs_are_read_only_when_asked(
-    vector: bool, tesseract: OcrEngine, corpus: Path, tmp_path: Path
+    vector: bool, tesseract: OcrEngine, math_paper: Path, tmp_path: Path
 ) -> None:
-    """adam.pdf p.7 draws its chart legends as paths: no text layer, only OCR can read 'AdaDelta'."""
+    """The math paper's p.4 draws its chart legends as paths: no text layer, only OCR can read 'AdaDelta'."""
     from pagelens.ingest.pipeline import Ingestor
     from pagelens.store.images import ImageStore
 
-    page7 = pymupdf.open()
-    page7.insert_pdf(pymupdf.open(corpus / "adam.pdf"), from_page=6, to_page=6)
-    page7.save(tmp_path / "adam-p7.pdf")
+    page4 = pymupdf.open()
+    page4.insert_pdf(pymupdf.open(math_paper), from_page=3, to_page=3)
+    assert "AdaDelta" not in page4[0].get_text()
+    page4.save(tmp_path / "charts.pdf")
     settings = IngestSettings(ocr="tesseract", ocr_vector_figures=vector)
     catalog = Catalog(tmp_path / "c.db")
     ing = Ingestor(settings, catalog, ImageStore(tmp_path / "img"), tesseract)
-    result = ing.ingest_file(tmp_path / "adam-p7.pdf")
+    result = ing.ingest_file(tmp_path / "charts.pdf")
     figures = catalog.elements(result.doc_id, kinds=["figure"])
     assert figures and all(f.figure.source == "vector" for f in figures)
     read = " ".join(f.figure.ocr_text or "" for f in figures)

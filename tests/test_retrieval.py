@@ -1,5 +1,6 @@
-"""Indexing and hybrid retrieval on real PDFs: gold pages found, doc filter, idempotent re-index,
-dedupe and page spreading, and the same answers from the embedded and the client engine."""
+"""Indexing and hybrid retrieval on real PDFs (pages of the built QUILL paper and the bundled OTSL
+sample): answer pages found, doc filter, idempotent re-index, dedupe and page spreading, and the same
+answers from the embedded and the client engine."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
 from pagelens.vectors.edge import EdgeVectorStore
 
+from pdfs import SAMPLE
+
 
 def _subset(src: Path, pages: list[int], out: Path) -> Path:
     import pymupdf
@@ -30,15 +33,15 @@ def _subset(src: Path, pages: list[int], out: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def corpus_home(corpus: Path, tmp_path_factory: pytest.TempPathFactory):
-    """BERT pages 3, 4, 6 and the one-page OTSL excerpt, parsed once (OCR off: born-digital pages)."""
+def corpus_home(paper: Path, tmp_path_factory: pytest.TempPathFactory):
+    """Pages 3, 4, 7 of the built paper and the one-page OTSL sample, parsed once (OCR off: born-digital pages)."""
     home = tmp_path_factory.mktemp("retrieval-home")
     settings = Settings(home=home).with_overrides(**{"ingest.ocr": "off"})
     catalog = Catalog(home / "catalog.sqlite3")
     images = ImageStore(home / "images")
     ingestor = Ingestor(settings.ingest, catalog, images)
-    bert = ingestor.ingest_file(_subset(corpus / "bert.pdf", [3, 4, 6], home / "bert-3-4-6.pdf"))
-    otsl = ingestor.ingest_file(corpus / "otsl_2305.03393v1_p9.pdf")
+    bert = ingestor.ingest_file(_subset(paper, [3, 4, 7], home / "quill-3-4-7.pdf"))
+    otsl = ingestor.ingest_file(SAMPLE)
     assert bert.status == otsl.status == "indexed", (bert.error, otsl.error)
     return settings, catalog, images, {"bert": bert.doc_id, "otsl": otsl.doc_id}
 
@@ -83,10 +86,10 @@ def test_payload_and_vectors_by_kind(hashing):
     settings, store, embedder, indexer, ids = hashing
     kinds = {c.kind for c in indexer.chunks(ids["bert"])}
     assert {"text", "table", "metadata"} <= kinds
-    hits = store.search_sparse(indexer.collection, "bm25", SparseEncoder().encode_query("CoLA 60.5"), 3)
+    hits = store.search_sparse(indexer.collection, "bm25", SparseEncoder().encode_query("CoLA 61.3"), 3)
     top = hits[0].payload
-    assert top["kind"] in ("table", "table_rows") and "60.5" in top["text"]
-    assert top["doc"] == "bert-3-4-6.pdf" and top["pages"] == [3] and top["bboxes"][0][0] == 3
+    assert top["kind"] in ("table", "table_rows") and "61.3" in top["text"]
+    assert top["doc"] == "quill-3-4-7.pdf" and top["pages"] == [2] and top["bboxes"][0][0] == 2
     assert set(top) >= {"doc_id", "doc", "pages", "page", "kind", "text", "bboxes", "section", "element_ids", "image", "chunk_id"}
 
 
@@ -94,12 +97,12 @@ def test_payload_and_vectors_by_kind(hashing):
 def test_hybrid_finds_gold_pages(hashing):
     settings, store, embedder, indexer, ids = hashing
     r = Retriever(settings, store, embedder, SparseEncoder())
-    hits = r.search("How large is the WordPiece vocabulary that BERT uses?", k=5)
-    assert ("bert-3-4-6.pdf", 2) in _pages(hits)  # original page 4
-    hits = r.search("What CoLA score does BERT-Large obtain on the GLUE test set?", k=5)
-    assert ("bert-3-4-6.pdf", 3) in _pages(hits[:3])  # Table 1, original page 6
+    hits = r.search("How large is the WordPiece vocabulary that QUILL uses?", k=5)
+    assert ("quill-3-4-7.pdf", 1) in _pages(hits)  # original page 3
+    hits = r.search("What CoLA score does QUILL-Large obtain on the GLUE test set?", k=5)
+    assert ("quill-3-4-7.pdf", 2) in _pages(hits[:3])  # Table 1, original page 4
     hits = r.search("Which CPU was used to obtain the inference timing results?", k=5)
-    assert hits[0].chunk.doc_name == "otsl_2305.03393v1_p9.pdf"
+    assert hits[0].chunk.doc_name == SAMPLE.name
     # Channels and fused scores are exposed; ranks are 1-based and scores decrease.
     assert "fused" in hits[0].channels and any(k.endswith("_rank") for k in hits[0].channels)
     assert [h.rank for h in hits] == list(range(1, len(hits) + 1))
@@ -108,7 +111,7 @@ def test_hybrid_finds_gold_pages(hashing):
 def test_doc_filter_and_modes(hashing):
     settings, store, embedder, indexer, ids = hashing
     r = Retriever(settings, store, embedder, SparseEncoder())
-    q = "BERT model results on GLUE"
+    q = "QUILL model results on GLUE"
     only = r.search(q, k=8, doc_ids=[ids["otsl"]])
     assert only and {h.chunk.doc_id for h in only} == {ids["otsl"]}
     sparse = r.search(q, k=5, mode="sparse")
@@ -118,15 +121,23 @@ def test_doc_filter_and_modes(hashing):
     assert r.search("   ", k=5) == []
 
 
-def test_pages_are_spread_over_the_top_k(hashing):
+def test_per_page_spreads_the_top_k_over_pages(hashing):
+    """retrieval.per_page=1 (0, plain fused order, is the default) gives every page one place in the
+    ranking before any page gets a second one."""
     settings, store, embedder, indexer, ids = hashing
-    q = "BERT pre-training masked language model"
-    spread = Retriever(settings, store, embedder, SparseEncoder()).search(q, k=4)
-    plain_settings = settings.with_overrides(**{"retrieval.per_page": 0})
-    plain = Retriever(plain_settings, store, embedder, SparseEncoder()).search(q, k=4)
-    spread_pages = {(h.chunk.doc_id, h.chunk.page) for h in spread}
-    assert len(spread_pages) >= len({(h.chunk.doc_id, h.chunk.page) for h in plain})
-    assert len(spread_pages) >= min(4, len({(h.chunk.doc_id, h.chunk.page) for h in plain + spread}))
+    q = "QUILL pre-training masked language model"
+    assert settings.retrieval.per_page == 0
+    plain = Retriever(settings, store, embedder, SparseEncoder()).search(q, k=8)
+    plain_keys = [(h.chunk.doc_id, h.chunk.page) for h in plain]
+    assert len(set(plain_keys[:4])) < 4, plain_keys  # the plain top 4 repeats a page
+    spread_settings = settings.with_overrides(**{"retrieval.per_page": 1})
+    spread = Retriever(spread_settings, store, embedder, SparseEncoder()).search(q, k=8)
+    head = [(h.chunk.doc_id, p) for h in spread[:4] for p in h.chunk.pages]
+    assert len(head) == len(set(head)) == 4  # the paper's three pages and the OTSL page, once each
+    assert spread[0].chunk.id == plain[0].chunk.id  # the best hit keeps its place
+    order = {h.chunk.id: i for i, h in enumerate(plain)}
+    kept = [order[h.chunk.id] for h in spread[:4] if h.chunk.id in order]
+    assert kept == sorted(kept)  # spreading reorders across pages, never within the fused ranking
 
 
 def test_engines_agree(hashing, corpus_home):
@@ -158,10 +169,10 @@ def test_minilm_finds_gold_pages(corpus_home, tmp_path: Path):
     embedder = SentenceTransformerEmbedder()
     _index(settings, catalog, images, store, embedder)
     r = Retriever(settings, store, embedder, SparseEncoder())
-    hits = r.search("How large is the WordPiece vocabulary that BERT uses?", k=5)
-    assert ("bert-3-4-6.pdf", 2) in _pages(hits)
+    hits = r.search("How large is the WordPiece vocabulary that QUILL uses?", k=5)
+    assert ("quill-3-4-7.pdf", 1) in _pages(hits)
     hits = r.search("What is the lowest OTSL inference time reported in the hyper-parameter optimization table?", k=5)
-    assert ("otsl_2305.03393v1_p9.pdf", 1) in _pages(hits[:2])
+    assert (SAMPLE.name, 1) in _pages(hits[:2])
     store.close()
 
 
@@ -206,7 +217,7 @@ def test_short_queries_lean_on_exact_terms(hashing):
     settings, store, embedder, _, _ = hashing
     r = Retriever(settings, store, embedder, SparseEncoder())
     hits = r.search("EPYC", k=3)
-    assert hits[0].chunk.doc_name == "otsl_2305.03393v1_p9.pdf" and "EPYC" in hits[0].chunk.text
+    assert hits[0].chunk.doc_name == SAMPLE.name and "EPYC" in hits[0].chunk.text
     assert hits[0].channels["sparse_rank"] == 1
 
 

@@ -120,6 +120,9 @@ def test_limits_and_sanitised_names(settings, tmp_path):
     with TestClient(create_app(s)) as c:
         r = c.post("/documents", files=[("files", ("big.pdf", big.read_bytes() + b"\0" * 60_000, "application/pdf"))])
         assert r.status_code == 413 and "MB" in r.json()["detail"]
+        chunks = (b"x" * 65536 for _ in range(40))  # no Content-Length: cut while streaming
+        r = c.post("/documents", content=chunks, headers={"content-type": "multipart/form-data; boundary=b"})
+        assert r.status_code == 413 and c.get("/health").status_code == 200
         r = c.post("/documents", files=[("files", ("big.pdf", big.read_bytes(), "application/pdf"))])
         assert r.status_code == 422 and "5 pages" in r.json()["detail"] and "big.pdf" in r.json()["detail"]
         small = make_pdf(tmp_path / "s.pdf")

@@ -100,3 +100,31 @@ def test_rm_through_server(settings, served, tmp_path):
     assert json.loads(cli(settings, "ls", "--json").stdout)["documents"] == []
     missing = cli(settings, "rm", "facts.pdf", check=False)
     assert missing.returncode == 1 and "no document matches" in missing.stderr
+
+
+def test_sigkill_during_an_ingest_job_leaves_a_usable_home(settings, served, tmp_path):
+    import httpx
+
+    proc, marker, port = served
+    small = make_pdf(tmp_path / "facts.pdf")
+    cli(settings, "ingest", str(small))
+    big = make_pdf(tmp_path / "long.pdf", pages=60)
+    with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        job = http.post("/documents", files=[("files", ("long.pdf", big.read_bytes(), "application/pdf"))]).json()["jobs"][0]
+        deadline = time.time() + 120
+        while job["state"] == "queued" or (job["state"] == "running" and job["page"] < 2):
+            assert time.time() < deadline, job
+            time.sleep(0.05)
+            job = http.get(f"/jobs/{job['job_id']}").json()
+    assert job["state"] == "running", job  # killed in the middle of the job
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+
+    docs = json.loads(cli(settings, "ls", "--json").stdout)["documents"]
+    assert "facts.pdf" in [d["name"] for d in docs]
+    hits = json.loads(cli(settings, "search", "Oresund bridge", "--json", "-k", "1").stdout)["results"]
+    assert hits[0]["doc"] == "facts.pdf"
+    again = json.loads(cli(settings, "ingest", str(big), "--json").stdout)["documents"][0]
+    assert again["status"] in ("indexed", "unchanged") and again["pages"] == 60 and not marker.exists()
+    found = json.loads(cli(settings, "search", "topic number 41", "--json", "-k", "3").stdout)["results"]
+    assert any(h["doc"] == "long.pdf" for h in found)

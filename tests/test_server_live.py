@@ -182,3 +182,55 @@ def test_llm_tokens_stream_through_ws_query(settings, tmp_path):
     assert cites[0]["n"] == 1 and cites[0]["page"] == 2 and cites[0]["valid"]
     prompt = json.dumps(llm.requests[-1].messages)
     assert "7,845 metres" in prompt  # the sources went into the prompt
+
+
+def test_ws_query_reset_when_the_llm_runs_out_of_time(settings, tmp_path):
+    """An LLM that streams a few tokens and stalls: the socket gets the tokens, a reset, then the
+    extractive answer, and done.notes says why."""
+    import threading
+    import time
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Stalling(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args):
+            pass
+
+        def do_POST(self):  # noqa: N802
+            self.rfile.read(int(self.headers["Content-Length"]))
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            try:
+                for piece in ("The ", "bridge ", "is "):
+                    chunk = {"id": "x", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                             "choices": [{"index": 0, "delta": {"content": piece}, "finish_reason": None}]}
+                    self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+                    self.wfile.flush()
+                    time.sleep(0.2)
+                time.sleep(5)
+            except OSError:
+                pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Stalling)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/v1"
+    server, client = _start(settings, tmp_path, **{"answer.llm_base_url": url, "answer.llm_model": "m",
+                                                   "answer.cache": False, "answer.retries": 0,
+                                                   "answer.deadline_s": 1.5})
+    try:
+        events = _ask_ws(server.url, {"question": QUESTION})
+    finally:
+        client.close()
+        server.stop()
+        httpd.shutdown()
+        httpd.server_close()
+    kinds = [e["type"] for e in events]
+    reset = kinds.index("reset")
+    assert kinds[:reset].count("token") == 3 and "token" in kinds[reset:] and kinds[-1] == "done"
+    after = "".join(e["text"] for e in events[reset:] if e["type"] == "token")
+    assert "7,845" in after and events[-1]["answer"] == after and events[-1]["model"] is None
+    assert any("time budget" in n for n in events[-1]["notes"])

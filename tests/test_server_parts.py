@@ -152,3 +152,56 @@ def test_conversations_bounded():
     conv.add("z", {"question": "q", "answer": "a"})
     assert conv.get("x") is None and conv.get("y") is not None  # the oldest went first
     assert conv.delete("y") and not conv.delete("y") and conv.history(None) == []
+
+
+def test_gate_releases_the_slot_when_the_cpu_part_is_over():
+    gate = QueryGate(concurrency=1, nice=0)
+    order: list[str] = []
+
+    def events(name: str):
+        order.append(f"{name}:retrieve")
+        time.sleep(0.02)
+        yield {"type": "sources"}
+        yield {"type": "_io"}  # from here on the answer waits on the network
+        time.sleep(0.1)
+        order.append(f"{name}:generated")
+        yield {"type": "done"}
+
+    async def consume(name: str) -> list[str]:
+        return [e["type"] async for e in gate.iterate(events(name), release=lambda e: e["type"] == "_io")]
+
+    async def main():
+        return await asyncio.gather(consume("a"), consume("b"))
+
+    assert asyncio.run(main()) == [["sources", "done"], ["sources", "done"]]
+    # b retrieved while a was still generating: one slot, yet the two overlapped
+    assert order.index("b:retrieve") < order.index("a:generated")
+
+
+def test_server_store_defers_optimize_to_close(tmp_path):
+    from pagelens.server.store import ServerStore
+    from pagelens.vectors.edge import EdgeVectorStore
+    from pagelens.vectors.protocol import PointRecord, VectorSpec
+
+    opened: list[EdgeVectorStore] = []
+
+    def open_store() -> EdgeVectorStore:
+        opened.append(EdgeVectorStore(tmp_path / "q"))
+        return opened[-1]
+
+    calls: list[str] = []
+    store = ServerStore(open_store)
+    assert not opened  # opened on first use, not before
+    store.ensure_collection("c", VectorSpec(dense={"v": 4}, sparse=[]))
+    from pagelens.vectors import point_id
+
+    store.upsert("c", [PointRecord(id=point_id("a"), dense={"v": [1.0, 0, 0, 0]}, payload={"doc_id": "d"})])
+    real = opened[0].optimize
+    opened[0].optimize = lambda name: calls.append(name) or real(name)  # type: ignore[method-assign]
+    assert store.optimize("c") is False and calls == [] and store.pending == {"c"}
+    assert store.count("c") == 1
+    store.close()
+    assert calls == ["c"] and not store.pending
+    reopened = EdgeVectorStore(tmp_path / "q")  # the home lock was released
+    assert reopened.count("c") == 1
+    reopened.close()

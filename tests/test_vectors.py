@@ -32,11 +32,18 @@ class TestEdgeVectorStore(VectorStoreConformance):
 
 
 class TestQdrantServerStore(VectorStoreConformance):
+    """The client adapter on qdrant-client's local on-disk engine (so that reopening can be tested)."""
+
     @pytest.fixture
-    def store(self):
-        s = QdrantServerStore(QdrantClient(":memory:"), label=":memory:")
+    def store(self, tmp_path: Path):
+        self.path = tmp_path / "qdrant-local"
+        s = QdrantServerStore(QdrantClient(path=str(self.path)), label=str(self.path))
         yield s
         s.close()
+
+    def reopen(self, store: QdrantServerStore) -> QdrantServerStore:
+        store.close()
+        return QdrantServerStore(QdrantClient(path=str(self.path)), label=str(self.path))
 
 
 def test_point_id_is_a_stable_uuid() -> None:

@@ -57,6 +57,8 @@ tools.register(app)
 serve.register(app)
 mcp_server.register(app)
 report_cmd.register(app)
+from pagelens.cli import check as check_cmd  # noqa: E402  (appended: keeps merges local)
+check_cmd.register(app)
 
 
 def main() -> None:

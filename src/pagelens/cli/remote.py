@@ -192,8 +192,12 @@ class RemoteApp:
 
 
 def _q(ref: str) -> str:
+    """A doc reference for a URL path; a path becomes its file name (the server stores uploads
+    under its own folder, so only the name can match)."""
     from urllib.parse import quote
 
+    if "/" in ref or "\\" in ref:
+        ref = Path(ref).name
     return quote(ref, safe="")
 
 

@@ -16,6 +16,7 @@ reranked by a cross-encoder, then ordered so that the top ``k`` covers as many p
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -58,8 +59,11 @@ class Retriever:
         sparse: SparseEncoder,
         image_embedder: ImageEmbedder | None = None,
         reranker: "Reranker | None" = None,
+        known_docs: Callable[[], set[str]] | None = None,
     ) -> None:
         self.settings = settings
+        # The catalog's document ids: a hit of any other id is a stale vector awaiting its delete.
+        self.known_docs = known_docs
         self.store = store
         self.embedder = embedder
         self.sparse = sparse
@@ -95,6 +99,9 @@ class Retriever:
         candidates = self._fused(queries, channels, doc_ids, weights, timings)
         t0 = time.perf_counter()
         candidates = dedupe(candidates)
+        if self.known_docs is not None:
+            known = self.known_docs()
+            candidates = [c for c in candidates if c.chunk.doc_id in known]
         if rerank and self.reranker is not None and candidates:
             timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
             t0 = time.perf_counter()

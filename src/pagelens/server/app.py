@@ -50,6 +50,7 @@ def create_app(settings: Settings, *, pagelens: Pagelens | None = None, open_hom
     app = FastAPI(
         title="pagelens", version=VERSION, lifespan=lifespan,
         description="Cited answers about PDF documents: upload, search, ask (REST, WebSocket, OpenAI, MCP).",
+        **_body_limit(settings),
     )
     app.state.pagelens = state
     if settings.server.cors_origins:
@@ -91,6 +92,16 @@ def _guard_docs(app: FastAPI, settings: Settings) -> None:
         return await call_next(request)
 
 
+def _body_limit(settings: Settings) -> dict[str, int]:
+    """FastAPI ≥ 0.165 can cut a body (also a chunked one, without Content-Length) at a size: the
+    upload limit plus multipart overhead. The upload route words its own 413 for declared sizes."""
+    import inspect
+
+    if "max_body_size" not in inspect.signature(FastAPI.__init__).parameters:
+        return {}
+    return {"max_body_size": int((settings.server.max_upload_mb + 1) * 1024 * 1024)}
+
+
 def _errors(app: FastAPI) -> None:
     def handler(code: int):  # type: ignore[no-untyped-def]
         async def handle(request: Request, exc: Exception) -> JSONResponse:
@@ -104,6 +115,13 @@ def _errors(app: FastAPI) -> None:
     app.add_exception_handler(ComponentUnavailable, handler(501))
     app.add_exception_handler(LLMError, handler(502))
     app.add_exception_handler(PagelensError, handler(500))
+
+    async def bug(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"detail": f"internal error: {type(exc).__name__}: {' '.join(str(exc).split())}"[:300]},
+                            status_code=500)
+
+    app.add_exception_handler(Exception, bug)
 
 
 def _static(app: FastAPI) -> None:

@@ -72,6 +72,7 @@ class JobManager:
         self._listeners: dict[int, Listener] = {}
         self._ids = itertools.count()
         self._last_sent: dict[str, float] = {}
+        self._stopping = False
         self._thread = threading.Thread(target=self._work, name="pagelens-jobs", daemon=True)
         self._thread.start()
 
@@ -110,7 +111,9 @@ class JobManager:
             self._listeners.pop(key, None)
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop taking jobs; wait a little for the running one (a killed job leaves nothing half-stored)."""
+        """Start no further job (queued ones fail as 'server stopped'); wait a little for the running
+        one (an interrupted ingest leaves nothing half-stored: the next run resumes it)."""
+        self._stopping = True
         self._queue.put(None)
         self._thread.join(timeout)
 
@@ -120,6 +123,9 @@ class JobManager:
             job = self._queue.get()
             if job is None:
                 return
+            if self._stopping:
+                self._update(job, state="failed", error=f"{job.file}: ingest: the server stopped before this job ran")
+                continue
             self._update(job, state="running", stage="parse")
             started = time.perf_counter()
             try:

@@ -14,7 +14,7 @@ import asyncio
 import os
 import sys
 import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from typing import TypeVar
 
@@ -62,8 +62,10 @@ class QueryGate:
         async with self.slot():
             return await run_in_threadpool(call)
 
-    async def iterate(self, events: Iterator[T]) -> AsyncIterator[T]:
-        """A blocking generator stepped in the thread pool, holding one slot until it ends."""
+    async def iterate(self, events: Iterator[T], release: Callable[[T], bool] | None = None) -> AsyncIterator[T]:
+        """A blocking generator stepped in the thread pool, holding one slot until it ends — or until
+        an event for which ``release(event)`` is true (not passed on): the CPU-bound part is over and
+        the rest waits on the network (an LLM streaming its answer)."""
 
         def niced() -> Iterator[T]:
             for event in events:
@@ -74,6 +76,17 @@ class QueryGate:
             self.lower_priority()
             yield from niced()
 
-        async with self.slot():
+        slots = self.slots
+        await slots.acquire()
+        held = True
+        try:
             async for event in iterate_in_threadpool(first()):
+                if release is not None and release(event):
+                    if held:
+                        slots.release()
+                        held = False
+                    continue
                 yield event
+        finally:
+            if held:
+                slots.release()

@@ -25,6 +25,7 @@ from pagelens.server.conversations import Conversations
 from pagelens.server.jobs import Job, JobManager, Progress
 from pagelens.server.priority import QueryGate
 from pagelens.server.render import PageRenderer
+from pagelens.server.store import ServerStore
 from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
 
@@ -34,7 +35,12 @@ log = logging.getLogger("pagelens.server")
 class ServerState:
     def __init__(self, settings: Settings, pagelens: Pagelens | None = None) -> None:
         self.settings = settings
-        self.app = pagelens or Pagelens(settings, warn=lambda m: log.warning("%s", m))
+        self.store: ServerStore | None = None
+        if pagelens is None:
+            from pagelens.vectors import open_vector_store
+
+            self.store = ServerStore(lambda: open_vector_store(settings))
+        self.app = pagelens or Pagelens(settings, warn=lambda m: log.warning("%s", m), store=self.store)
         self.home = self.app.home
         self.uploads = self.home / "uploads"
         self.catalog = Catalog(self.home / "catalog.sqlite3")
@@ -49,11 +55,16 @@ class ServerState:
         """Take the home now (a home owned by another process fails here, at start-up)."""
         self.app.indexer.ensure()
         threading.Thread(target=self._warm, name="pagelens-warm-query", daemon=True).start()
+        if self.catalog.vector_jobs():  # vector work a killed process left owed: the first job does it
+            self.jobs.submit("pending index work", lambda job, progress: self.app.coordinator.replay_pending(),
+                             kind="recover")
 
     def close(self) -> None:
         self.jobs.close()
         self.catalog.close()
         self.app.close()
+        if self.store is not None:  # given to the facade, so closed here (after deferred optimizing)
+            self.store.close()
 
     def _warm(self) -> None:
         try:
@@ -93,7 +104,7 @@ class ServerState:
             self.app.indexer.ensure()
             return Retriever(
                 self.settings, self.app.store, self.query_embedder, self.app.sparse,
-                image_embedder=self.app.image_embedder, reranker=self.app.reranker,
+                image_embedder=self.app.image_embedder, reranker=self.app.reranker, known_docs=self.catalog.doc_ids,
             )
 
         return self._component("retriever", build)

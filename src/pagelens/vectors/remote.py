@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pagelens.errors import IndexError_
 from pagelens.vectors.protocol import (
@@ -21,16 +21,24 @@ from pagelens.vectors.protocol import (
     VectorSpec,
 )
 
+if TYPE_CHECKING:
+    from pagelens.settings import QdrantCollectionSettings
+
 _UPSERT_BATCH = 256
+# Payload fields that filters use (doc_id: document filters, deletes, counts), indexed at creation.
+_KEYWORD_INDEXES = ("doc_id",)
 _OPTIMIZE_TIMEOUT_S = 600.0
 
 
 class QdrantServerStore(VectorStoreBase):
     """A ``VectorStore`` over a ``qdrant_client.QdrantClient``; ``close`` closes the client."""
 
-    def __init__(self, client: Any, *, label: str | None = None) -> None:
+    def __init__(
+        self, client: Any, *, label: str | None = None, layout: "QdrantCollectionSettings | None" = None
+    ) -> None:
         self.client = client
         self.label = label or "qdrant server"
+        self.layout = layout
         self._known: set[str] = set()
         self._specs: dict[str, VectorSpec] = {}  # cached: a search must not cost a describe call
 
@@ -40,17 +48,14 @@ class QdrantServerStore(VectorStoreBase):
         m = _models()
         have = self.collection_spec(name)
         if have is None:
-            self._call(
-                name, "create", self.client.create_collection, name,
-                vectors_config={n: m.VectorParams(size=d, distance=m.Distance.COSINE) for n, d in spec.dense.items()},
-                sparse_vectors_config={n: m.SparseVectorParams(modifier=m.Modifier.IDF) for n in spec.sparse},
-            )
+            self._call(name, "create", self.client.create_collection, name, **self._create_args(spec))
             with warnings.catch_warnings():  # ":memory:" warns that payload indexes do nothing there
                 warnings.simplefilter("ignore", UserWarning)
-                self._call(
-                    name, "create index", self.client.create_payload_index, name,
-                    field_name="doc_id", field_schema=m.PayloadSchemaType.KEYWORD, wait=True,
-                )
+                for field in _KEYWORD_INDEXES:
+                    self._call(
+                        name, "create index", self.client.create_payload_index, name,
+                        field_name=field, field_schema=m.PayloadSchemaType.KEYWORD, wait=True,
+                    )
             self._known.add(name)
             self._specs.pop(name, None)
             return
@@ -69,6 +74,40 @@ class QdrantServerStore(VectorStoreBase):
             if vname not in have.sparse:
                 config = m.SparseVectorNameConfig(sparse=m.SparseVectorConfig(modifier=m.Modifier.IDF))
                 self._call(name, f"add vector {vname}", self.client.create_vector_name, name, vname, config)
+
+    def _create_args(self, spec: VectorSpec) -> dict[str, Any]:
+        """create_collection's arguments: the vectors, and the cluster layout from the settings."""
+        m = _models()
+        lay = self.layout
+        on_disk = bool(lay and lay.on_disk_vectors)
+        args: dict[str, Any] = {
+            "vectors_config": {
+                n: m.VectorParams(size=d, distance=m.Distance.COSINE, on_disk=on_disk or None)
+                for n, d in spec.dense.items()
+            },
+            "sparse_vectors_config": {
+                n: m.SparseVectorParams(
+                    modifier=m.Modifier.IDF, index=m.SparseIndexParams(on_disk=True) if on_disk else None
+                )
+                for n in spec.sparse
+            },
+        }
+        if lay is None:
+            return args
+        args.update(
+            shard_number=lay.shards,
+            replication_factor=lay.replication_factor,
+            write_consistency_factor=min(lay.write_consistency, lay.replication_factor),
+            on_disk_payload=lay.on_disk_payload,
+        )
+        if lay.quantization == "scalar":
+            # int8 copies in RAM for the search, originals (possibly on disk) for rescoring.
+            args["quantization_config"] = m.ScalarQuantization(
+                scalar=m.ScalarQuantizationConfig(type=m.ScalarType.INT8, quantile=0.99, always_ram=True)
+            )
+        elif lay.quantization == "binary":
+            args["quantization_config"] = m.BinaryQuantization(binary=m.BinaryQuantizationConfig(always_ram=True))
+        return args
 
     def collection_spec(self, name: str) -> VectorSpec | None:
         if not self._exists(name):
@@ -123,6 +162,26 @@ class QdrantServerStore(VectorStoreBase):
         if self._exists(name):
             selector = _models().FilterSelector(filter=_filter([doc_id]))
             self._call(name, "delete", self.client.delete, name, points_selector=selector, wait=True)
+
+    def delete_ids(self, name: str, ids: list[str]) -> None:
+        if ids and self._exists(name):
+            selector = _models().PointIdsList(points=list(ids))
+            self._call(name, "delete", self.client.delete, name, points_selector=selector, wait=True)
+
+    def doc_point_ids(self, name: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        if not self._exists(name):
+            return out
+        offset = None
+        while True:
+            records, offset = self._call(
+                name, "scroll", self.client.scroll, name, limit=4096, offset=offset,
+                with_payload=["doc_id"], with_vectors=False,
+            )
+            for r in records:
+                out.setdefault(str((r.payload or {}).get("doc_id")), set()).add(str(r.id))
+            if offset is None:
+                return out
 
     def optimize(self, name: str) -> bool:
         """The server indexes in the background; wait (bounded) until the collection is green."""

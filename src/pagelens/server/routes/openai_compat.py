@@ -15,7 +15,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, Field
 
 from pagelens.server.deps import State
-from pagelens.server.routes.query import QueryRequest, answer_events, final_event
+from pagelens.server.routes.query import QueryRequest, final_event, stream_events
 from pagelens.server.state import ServerState
 
 router = APIRouter(tags=["openai"])
@@ -73,7 +73,7 @@ async def chat(state: State, body: ChatRequest) -> dict[str, Any] | StreamingRes
     created = int(time.time())
     if body.stream:
         return StreamingResponse(_sse(state, req, cid, created), media_type="text/event-stream")
-    done = await state.gate.run(final_event, state, req)
+    done = await final_event(state, req)
     state.conversations.delete(done["conversation_id"])
     text = done["answer"]
     return {
@@ -92,9 +92,11 @@ async def _sse(state: ServerState, req: QueryRequest, cid: str, created: int) ->
 
     yield chunk({"role": "assistant", "content": ""})
     try:
-        async for event in state.gate.iterate(answer_events(state, req)):
+        async for event in stream_events(state, req):
             if event["type"] == "token":
                 yield chunk({"content": event["text"]})
+            elif event["type"] == "reset":  # streamed text cannot be withdrawn here: say so, then the fallback
+                yield chunk({"content": f"\n\n[{event['reason']}]\n\n"})
             elif event["type"] == "done":
                 state.conversations.delete(event["conversation_id"])
                 yield chunk({}, "stop", sources=event["sources"], citations=event["citations"])

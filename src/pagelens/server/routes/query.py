@@ -4,7 +4,7 @@ the conversations that carry history between questions."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, WebSocket, WebSocketDisconnect
@@ -18,6 +18,7 @@ from pagelens.server.routes.search import table_html
 from pagelens.server.state import ServerState
 
 router = APIRouter(tags=["answers"])
+IO_BOUND = "_io_bound"  # internal marker event, never sent
 sockets = APIRouter(tags=["answers"])
 
 
@@ -44,15 +45,20 @@ def answer_events(state: ServerState, req: QueryRequest) -> Iterator[dict[str, A
         multi_query=n_variants, rerank=req.rerank, k=req.k, phase_timings=True,
     )
     sources: list[dict[str, Any]] = []
+    remote_llm = state.app.llm is not None
     for event in stream:
         kind = event["type"]
-        if kind == "timing":
+        if kind == "phase" and event.get("phase") == "generate" and remote_llm:
+            yield {"type": IO_BOUND}  # retrieval is done; the LLM's answer is network time
+        elif kind == "timing":
             yield {"type": "phase", "name": event["phase"], "duration_ms": event["duration_ms"]}
         elif kind == "sources":
             sources = sources_json(event["sources"], state.settings, table_html(state, event["sources"]))
             yield {"type": "sources", "sources": sources}
         elif kind == "token":
             yield {"type": "token", "text": event["text"]}
+        elif kind == "reset":  # the LLM ran out of time mid-answer: drop its tokens, the extractive answer follows
+            yield {"type": "reset", "reason": event["reason"]}
         elif kind == "done":
             answer = event["answer"]
     assert answer is not None
@@ -73,7 +79,7 @@ def _model(a: Answer) -> str | None:
 
 
 def _notes(a: Answer) -> list[str]:
-    notes = []
+    notes = list(getattr(a, "notes", None) or [])
     if a.model == "extractive":
         notes.append("no LLM configured: the answer is extracted from the sources")
     if a.invalid_citations:
@@ -83,10 +89,19 @@ def _notes(a: Answer) -> list[str]:
     return notes
 
 
-def final_event(state: ServerState, req: QueryRequest) -> dict[str, Any]:
+def io_bound(event: dict[str, Any]) -> bool:
+    return event["type"] == IO_BOUND
+
+
+def stream_events(state: ServerState, req: QueryRequest) -> AsyncIterator[dict[str, Any]]:
+    """:func:`answer_events` stepped in the thread pool within a query slot (held until the LLM phase)."""
+    return state.gate.iterate(answer_events(state, req), release=io_bound)
+
+
+async def final_event(state: ServerState, req: QueryRequest) -> dict[str, Any]:
     """The ``done`` event of :func:`answer_events` (the others are dropped)."""
     done: dict[str, Any] = {}
-    for event in answer_events(state, req):
+    async for event in stream_events(state, req):
         if event["type"] == "done":
             done = event
     return done
@@ -94,7 +109,7 @@ def final_event(state: ServerState, req: QueryRequest) -> dict[str, Any]:
 
 @router.post("/query")
 async def query(state: State, body: QueryRequest, raw: bool = False) -> dict[str, Any]:
-    done = await state.gate.run(final_event, state, body)
+    done = await final_event(state, body)
     answer: Answer = done.pop("_answer")
     out = {
         "answer": done["answer"], "sources": done["sources"], "citations": done["citations"],
@@ -124,7 +139,7 @@ async def query_stream(ws: WebSocket) -> None:
                 await ws.send_json({"type": "error", "message": f"{where}: {first['msg']}"})
                 continue
             try:
-                async for event in state.gate.iterate(answer_events(state, req)):
+                async for event in stream_events(state, req):
                     if event["type"] == "done":
                         event = {k: v for k, v in event.items() if k not in ("_answer", "sources", "citations")}
                     await ws.send_json(event)
