@@ -114,6 +114,12 @@ def test_chat_streams_a_cited_answer_and_a_citation_shows_the_highlighted_page(p
       const lit = await (await fetch(img.src)).arrayBuffer(); return [plain.byteLength, lit.byteLength]; }""")
     assert size[0] != size[1]
     shot(page, "chat")
+    # A second question on the same socket and conversation (the Ask button sends too).
+    page.get_by_label("Question", exact=True).fill("When do the sightings peak?")
+    page.get_by_role("button", name="Ask").click()
+    expect(page.locator(".turn")).to_have_count(2)
+    expect(page.locator(".turn").last.locator(".meta")).to_contain_text("channels", timeout=120_000)
+    expect(page.locator(".turn").last.locator(".answer-text")).to_contain_text("third quarter")
     if os.environ.get("PAGELENS_README_SHOT"):
         page.screenshot(path=str(REPO / "docs" / "chat.png"))
     assert not page.problems, page.problems

@@ -237,6 +237,8 @@ function finish(turn, msg) {
   turn.cached = !!msg.cached;
   turn.timings = { ...turn.phases, ...(msg.timings || {}), total: msg.total_ms ?? (msg.timings || {}).total };
   turn.notes = msg.notes || [];
+  turn.abstained = !!msg.abstained;
+  turn.el.classList.toggle('abstained', turn.abstained);
   if (msg.conversation_id) conversation.id = msg.conversation_id;
   setPhase(turn, '');
   turn.phaseEl.hidden = true;

@@ -99,7 +99,7 @@ export async function exportConversation(conv) {
   const doc = document.implementation.createHTMLDocument('pagelens conversation');
   const turns = conv.turns.filter((t) => t.done);
   doc.body.append(h('h1', {}, 'pagelens conversation'),
-    h('p', { class: 'meta' }, `Exported ${new Date().toISOString()} · ${turns.length} questions · LLM ${config.llm_model || 'none (extractive)'} · embedder ${config.embedder || 'unknown'}`));
+    h('p', { class: 'meta' }, `Exported ${new Date().toISOString()} · ${turns.length} question${turns.length === 1 ? '' : 's'} · LLM ${config.llm_model || 'none (extractive)'} · embedder ${config.embedder || 'unknown'}`));
   for (const t of turns) {
     const sources = [];
     for (const s of t.sources) {
