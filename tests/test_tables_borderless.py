@@ -272,3 +272,21 @@ def test_row_groups_are_embedded_as_records(stored: tuple[Document, list[Element
     assert caption == "CONSOLIDATED STATEMENTS OF CASH FLOWS (in thousands)"
     assert header.startswith("|  | Year Ended December 31, 2018 |")  # shown as markdown under its header
     assert "Purchases of property, plant and equipment — Year Ended December 31, 2018: (1,577)" in capex.embed_text
+
+
+def test_statement_found_by_the_layout_model_keeps_its_structure(pdf: Path, tmp_path: Path) -> None:
+    """When the ONNX layout model flags the statement (layout_model="always"), its box is read by the
+    whitespace finder too: one label per row, the year band as header cells, no ColN."""
+    doc = pymupdf.open(pdf)
+    ctx = PageContext.build(
+        doc[1], doc_id="d", file_name=pdf.name, settings=IngestSettings(layout_model="always"),
+        images=ImageStore(tmp_path / "img"), pdf_bytes=pdf.read_bytes(),
+    )
+    ctx.use_layout = True
+    els = tables.extract_tables(ctx)
+    assert len(els) == 1
+    el = els[0]
+    assert el.table is not None and el.table.finder == "whitespace"
+    assert [h.split()[-1] for h in el.table.header[1:]] == ["2018", "2017", "2016"]
+    assert _row(el, "Net income")[1:] == ["5,349", "4,858", "5,050"]
+    assert not any(r[0] == "" and any(r[1:]) for r in el.table.rows)  # no values without their label

@@ -45,7 +45,7 @@ def defects(grid: Grid) -> int:
         found += 1  # a column of values named by nothing ("Col3")
     text_lead = 0
     for j in range(width):
-        if any(_value(r[j]) for r in rows) or not any(r[j] for r in rows):
+        if any(_value(r[j]) or any(ch.isdigit() for ch in r[j]) for r in rows) or not any(r[j] for r in rows):
             break
         text_lead += 1
     if text_lead >= 2:

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from pagelens.ingest.table_cells import Word
 
 # One value cell: 1,234  (1,234)  $1,234  $ (479)  ($479)  12%  12 %  (12)%  2.98  -5.2  1.0x  35 bps
+# 80.6/80.1  392k
+_NUMBER = r"[(]?[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[kmb]?[)]?"
 _VALUE = re.compile(
-    r"^[(\[]?[-+−–]?[(]?[$€£¥]?[(]?[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[)]?%?[)\]]?"
+    rf"^[(\[]?[-+−–±~]?[(]?[$€£¥]?{_NUMBER}(?:/{_NUMBER})*%?[)\]]?"
     r"(?:x|bps|pts|pp)?[*†‡]*(?:\(\d\))?$",
     re.I,
 )

@@ -39,6 +39,7 @@ from pagelens.ingest.table_segments import Line, Segment, numeric_lines, page_li
 MIN_DATA_ROWS = 3  # data lines a block needs (two when a band of years names the columns)
 MAX_PROSE_WORDS = 12  # a line between data lines with more words is prose: it ends the block
 INTRO_LINES = 3  # lines of a sentence ending in ":" above the table taken as its caption
+TITLE_HEIGHT = 1.3  # a line this much taller than the rows is a title
 WRAP_PITCH = 0.8  # a label-only line closer than this share of the row pitch continues the row above
 _CONNECTOR = re.compile(r"(\b(?:and|or|of|for|by|in|on|to|from|the|with|net|less|before|after|per)|[(,&/-])$", re.I)
 
@@ -107,9 +108,8 @@ def _columns(lines: list[Line], idx: list[int]) -> list[Column]:
             spans[-1][1] = max(spans[-1][1], x1)
             spans[-1][2] += 1
         else:
-            spans.append([x0, x1, 1])
-    need = 2 if len(idx) > 3 else 1
-    return [Column(a, b) for a, b, n in spans if n >= need]
+            spans.append([x0, x1, 1])  # a column filled in one row only (a total) is still a column
+    return [Column(a, b) for a, b, _ in spans]
 
 
 def _split_line(line: Line, columns: list[Column]) -> tuple[list[Segment], list[list[str]]]:
@@ -208,6 +208,8 @@ def _band(lines: list[Line], first: int, columns: list[Column]) -> tuple[list[Li
     band: list[Line] = []
     left = min(ln.x0 for ln in [*lead, lines[first]])
     while i >= 0 and len(band) < MAX_HEADER_LINES and is_header_line(lines[i], columns, left):
+        if lines[i].height > TITLE_HEIGHT * lines[first].height:
+            break  # a page title in a larger font, not a column title
         gap = below.y0 - lines[i].y1
         if gap > (2.5 if not band else 1.2) * below.height:
             break

@@ -287,7 +287,7 @@ def _resolve(whitespace: list[tuple[Grid, _Candidate]], others: list[tuple[Grid,
     """Other finders' readings win a region unless ``table_prefer`` finds the whitespace one better."""
     pool = list(others)
     for grid, cand in whitespace:
-        rivals = [(g, c) for g, c in pool if max(_overlap(c.bbox, cand.bbox), _iou(c.bbox, cand.bbox)) > 0.3]
+        rivals = [gc for gc in pool if max(_overlap(gc[1].bbox, cand.bbox), _iou(gc[1].bbox, cand.bbox)) > 0.3]
         if rivals:
             best = max(rivals, key=lambda gc: quality(gc[0]))
             if not prefer_whitespace(grid, best[0]):
