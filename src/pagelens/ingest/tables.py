@@ -1,8 +1,9 @@
 """Tables: which pages may hold one, finding them, and linking tables split across pages.
 
 Cost shapes the design. Table finding costs 0.1-2 s per page (line grids, the ONNX layout model), plain
-text extraction about 5 ms, so ``is_hard_page`` decides from signals that cost ~1 ms (a "Table N"
-caption line, rules drawn with a common extent, rows of numbers) and only those pages pay.
+text extraction about 5 ms, so the page tier (``layout_model.page_tier``) decides from signals that
+cost ~1 ms (``table_signals``: a "Table N" caption line, rules drawn with a common extent, rows of
+numbers, value columns aligned by whitespace) which pages pay, and for what.
 
 On a hard page the finders run in this order:
 
@@ -11,11 +12,15 @@ On a hard page the finders run in this order:
 2. the layout model's ``table`` boxes (when the pipeline turned the model on for the page) confirm
    line grids and, where no line grid matches, MuPDF's grid-in-box finder reads the box (tables drawn
    with three rules only, as LaTeX ``booktabs`` does, have no line grid);
-3. pdfplumber (``text`` columns between drawn rules) where neither found anything.
+3. pdfplumber (``text`` columns between drawn rules) where neither found anything;
+4. the whitespace finder (``table_whitespace``) on pages with aligned value columns and inside layout
+   boxes: statements printed without rules. Where another finder read the same region, its grid is
+   kept unless it shows a statement's defects (``table_prefer``: ColN headers, a row label cut over
+   columns, ``$`` alone, merged values).
 
 Every candidate's cell text is read from the page's words (``table_cells``), junk grids are dropped
 (one column, fewer than two rows, mostly empty, paragraphs), and the kept table's box is claimed so its
-text does not come back as body text.
+text does not come back as body text. Every table carries one record per row (``table_records``).
 """
 
 from __future__ import annotations
