@@ -26,7 +26,6 @@ import pymupdf
 from pagelens.ingest.table_cells import Word
 from pagelens.ingest.table_header import (
     MAX_HEADER_LINES,
-    SCALE,
     Column,
     header_cells,
     is_header_line,
@@ -221,11 +220,12 @@ def _band(lines: list[Line], first: int, columns: list[Column]) -> tuple[list[Li
     if i < 0 or below.y0 - lines[i].y1 > 2.5 * below.height:
         return lead, band, None
     if is_title(lines[i]):
-        above = lines[i - 1] if i > 0 else None
-        if SCALE.search(lines[i].text) and len(lines[i].words) <= 6 and above is not None and is_title(above) \
-                and lines[i].y0 - above.y1 <= 1.5 * lines[i].height:
-            return lead, band, f"{above.text} {lines[i].text}"  # "STATEMENTS OF CASH FLOWS (in thousands)"
-        return lead, band, lines[i].text
+        stack = [lines[i]]  # a title over two lines ("NICS Firearm Background Checks" / "November - 2015")
+        while i > 0 and len(stack) < INTRO_LINES and is_title(lines[i - 1]) and \
+                stack[0].y0 - lines[i - 1].y1 <= 1.0 * stack[0].height:
+            i -= 1
+            stack.insert(0, lines[i])
+        return lead, band, " ".join(ln.text for ln in stack)
     if lines[i].text.endswith(":"):  # "The following table presents ... ended December 31, 2022:"
         intro = [lines[i]]
         while i > 0 and len(intro) < INTRO_LINES and intro[0].y0 - lines[i - 1].y1 <= 0.8 * intro[0].height:
