@@ -112,6 +112,14 @@ def cash_flow_page(doc: pymupdf.Document) -> None:
     _left(page, 54, y, "Net increase (decrease) in cash")
     for x, v in zip((400, 470, 540), ("6,057", "3,310", "5,229")):
         _right(page, x, y, v)
+    # A section title without a colon over two indented rows: a row of its own, not a label prefix.
+    _left(page, 54, y + 13, "Supplemental cash flow information")
+    for k, (label, values) in enumerate(
+        (("  Cash paid for interest", ("320", "305", "298")), ("  Cash paid for income taxes", ("1,120", "990", "1,010")))
+    ):
+        _left(page, 54, y + 26 + 13 * k, label)
+        for x, v in zip((400, 470, 540), values):
+            _right(page, x, y + 26 + 13 * k, v)
 
 
 def text_page(doc: pymupdf.Document) -> None:
@@ -218,6 +226,9 @@ def test_cash_flow_statement_sections_and_wrapped_labels(pdf: Path, tmp_path: Pa
     fx = _row(el, "Effect of exchange rate changes on cash and cash equivalents")
     assert fx[1:] == ["(160)", "156", "(33)"]
     assert _row(el, "Net increase (decrease) in cash")[1] == "6,057"
+    assert _row(el, "Supplemental cash flow information")[1:] == ["", "", ""]
+    assert _row(el, "Cash paid for interest")[1:] == ["320", "305", "298"]
+    assert t.caption == "CONSOLIDATED STATEMENTS OF CASH FLOWS (in thousands)"
     assert el.attrs["scale"] == "in thousands"
     assert "Purchases of property, plant and equipment — Year Ended December 31, 2018: (1,577); " \
         "Year Ended December 31, 2017: (1,373); Year Ended December 31, 2016: (1,420)" in t.records

@@ -128,6 +128,12 @@ def _split_line(line: Line, columns: list[Column]) -> tuple[list[Segment], list[
     return label, cells
 
 
+def _label_start(line: Line, columns: list[Column]) -> float:
+    """Where the row label starts (the line's start when it has no label)."""
+    label, _ = _split_line(line, columns)
+    return label[0].x0 if label else line.x0
+
+
 def _label_only(line: Line, columns: list[Column]) -> bool:
     return line.x1 <= columns[0].x0 + 1 and not line.values
 
@@ -150,14 +156,17 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
         line = lines[i]
         after = i >= end
         prev = rows[-1] if rows else None
-        if i < end and _is_data(line) or (not after and _text_row(line, columns)) or (after and _text_row(line, columns)):
+        if (i < end and _is_data(line)) or _text_row(line, columns):
             if after and prev is not None and line.y0 - prev.lines[-1].y1 > 1.5 * pitch:
                 break
             label_segs, cells = _split_line(line, columns)
             label = " ".join(s.text for s in label_segs)
             x0 = label_segs[0].x0 if label_segs else line.x0
+            nxt = next((lines[k] for k in range(i + 1, min(len(lines), i + 3)) if _is_data(lines[k])), None)
+            same = nxt is not None and abs(_label_start(nxt, columns) - x0) <= 2  # more rows at this indent
             for p in pending:
-                joins = _CONNECTOR.search(p.text) or not label or label[:1].islower() or x0 > p.x0 + 2
+                indented = x0 > p.x0 + 2 and not same  # "Net cash provided by" / "  operating activities"
+                joins = _CONNECTOR.search(p.text) or not label or label[:1].islower() or indented
                 if joins and not p.text.endswith(":"):
                     label = f"{p.text} {label}".strip()
                     x0 = p.x0
