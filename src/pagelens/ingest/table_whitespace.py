@@ -92,7 +92,8 @@ def _blocks(lines: list[Line]) -> list[list[int]]:
             h = max(line.height, lines[last].height)
             near = line.y0 - lines[last].y1 <= 4 * h and len(between) <= 3
             quiet = all(len(b.words) <= MAX_PROSE_WORDS for b in between)
-            aligned = any(_overlaps(v, w) for v in line.values for j in blocks[-1] for w in lines[j].values)
+            recent = [w for j in blocks[-1][-3:] for w in lines[j].values]  # the last rows: linear time
+            aligned = any(_overlaps(v, w) for v in line.values for w in recent)
             if near and quiet and aligned:
                 blocks[-1].append(i)
                 continue
