@@ -28,6 +28,7 @@ _LEADER = re.compile(r"(?:\s*[.·…_](?:\s?[.·…_]){2,}\s*)")  # ". . . ." or
 _LEADER_END = re.compile(r"(?:[.·…_]\s?){3,}$")  # a word that ends a leader run
 _DOTS = re.compile(r"^[.·…_]+$")
 _CURRENCY = frozenset("$€£¥")
+_CLOSE = re.compile(r"(\d)\s+\)")
 
 
 def value_kind(text: str) -> str | None:
@@ -105,6 +106,7 @@ class Line:
 
 def _segment(words: list[Word]) -> Segment:
     text = strip_leaders(" ".join(w[4] for w in words)) or " ".join(w[4] for w in words)
+    text = _CLOSE.sub(r"\1)", text)  # "(1,234 )" printed as two words
     return Segment(words, min(w[0] for w in words), max(w[2] for w in words), text, value_kind(text))
 
 

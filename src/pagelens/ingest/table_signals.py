@@ -104,6 +104,16 @@ def _has_caption(text: dict[str, Any]) -> bool:
 
 
 def table_signals(ctx: PageContext) -> TableSignals:
+    """The page's signals, computed once per page context (the tier and the finders both ask)."""
+    cached = ctx.__dict__.get("_table_signals")
+    if isinstance(cached, TableSignals):
+        return cached
+    sig = _signals(ctx)
+    ctx.__dict__["_table_signals"] = sig
+    return sig
+
+
+def _signals(ctx: PageContext) -> TableSignals:
     hs, vs = _rules(ctx.drawings)
     groups: dict[tuple[int, int], int] = {}
     for _, x0, x1 in hs:

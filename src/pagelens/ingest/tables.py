@@ -272,15 +272,20 @@ def _candidates(
 def _whitespace(ctx: PageContext, words: list[tuple]) -> list[tuple[Grid, _Candidate]]:
     """Whitespace tables of the page, and inside each layout-model table box (with room above it for
     the header band the model's box often leaves out)."""
-    found: list[FoundTable] = find_whitespace_tables(words)
-    if ctx.use_layout:
-        for r, label in ctx.layout_regions():
-            if label != "table":
-                continue
-            clip = pymupdf.Rect(r.x0 - 2, r.y0 - WHITESPACE_HEADER_REACH, r.x1 + 2, r.y1 + 2)
-            for t in find_whitespace_tables(words, clip):
-                if not any(_overlap(t.bbox, u.bbox) > 0.5 for u in found):
-                    found.append(t)
+    try:
+        found: list[FoundTable] = find_whitespace_tables(words)
+        if ctx.use_layout:
+            for r, label in ctx.layout_regions():
+                if label != "table":
+                    continue
+                clip = pymupdf.Rect(r.x0 - 2, r.y0 - WHITESPACE_HEADER_REACH, r.x1 + 2, r.y1 + 2)
+                for t in find_whitespace_tables(words, clip):
+                    if not any(_overlap(t.bbox, u.bbox) > 0.5 for u in found):
+                        found.append(t)
+    except (ValueError, IndexError, ZeroDivisionError) as exc:
+        # A layout this finder has not met must not cost the page its other tables and its text.
+        ctx.warnings.append(f"tables: whitespace finder failed ({type(exc).__name__}: {exc})")
+        return []
     out = []
     for t in found:
         grid = Grid(cells=([t.header] if t.header else []) + t.rows, header_rows=1 if t.header else 0)
