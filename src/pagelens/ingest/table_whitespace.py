@@ -102,14 +102,14 @@ def _blocks(lines: list[Line]) -> list[list[int]]:
 
 
 def _columns(lines: list[Line], idx: list[int]) -> list[Column]:
+    """Value x-intervals merged where they overlap (a column filled in one row only is a column too)."""
     spans: list[list[float]] = []
     for x0, x1 in sorted((v.x0, v.x1) for i in idx for v in lines[i].values):
         if spans and x0 < spans[-1][1]:
             spans[-1][1] = max(spans[-1][1], x1)
-            spans[-1][2] += 1
         else:
-            spans.append([x0, x1, 1])  # a column filled in one row only (a total) is still a column
-    return [Column(a, b) for a, b, _ in spans]
+            spans.append([x0, x1])
+    return [Column(a, b) for a, b in spans]
 
 
 def _split_line(line: Line, columns: list[Column]) -> tuple[list[Segment], list[list[str]]]:
@@ -157,7 +157,8 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
         line = lines[i]
         after = i >= end
         prev = rows[-1] if rows else None
-        if (i < end and _is_data(line)) or _text_row(line, columns):
+        values_only = bool(line.values) and all(seg.is_value for seg in line.segments)  # a total without label
+        if (i < end and (_is_data(line) or values_only)) or _text_row(line, columns):
             if after and prev is not None and line.y0 - prev.lines[-1].y1 > 1.5 * pitch:
                 break
             label_segs, cells = _split_line(line, columns)
@@ -174,7 +175,8 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
                 else:
                     rows.append(_Row(p.text, [""] * len(columns), [p], data=False, label_x0=p.x0))
             pending = []
-            rows.append(_Row(label, [" ".join(c) for c in cells], [line], data=_is_data(line), label_x0=x0))
+            data = _is_data(line) or (values_only and line.hard_values > 0)
+            rows.append(_Row(label, [" ".join(c) for c in cells], [line], data=data, label_x0=x0))
             i += 1
             continue
         if _label_only(line, columns) and prev is None and not after:
