@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pymupdf
 
-CORPUS = Path("/work/shared/corpus")
+CORPUS = Path(os.environ.get("PAGELENS_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"))
 
 # -- labels: the reports subset (pages read by eye; cells from the PDFs' text layer) -----------------
 REPORTS: dict[tuple[str, int], list[tuple[str, str, str]]] = {
