@@ -53,7 +53,10 @@ class TableData(BaseModel):
     caption: str | None = None
     continued_from_page: int | None = Field(None, description="Set when the table continues one on an earlier page.")
     continues_on_page: int | None = None
-    finder: str = Field("pymupdf", description="pymupdf | pdfplumber | layout")
+    finder: str = Field("pymupdf", description="pymupdf | pdfplumber | layout | text | whitespace")
+    records: list[str] = Field(
+        default_factory=list, description="One 'label — column: value; ...' line per body row ('' for a row without values)."
+    )
 
 
 class FigureData(BaseModel):

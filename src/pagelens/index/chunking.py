@@ -8,6 +8,8 @@
 * Page headers and footers never enter a chunk.
 * A table is one chunk (caption + markdown, kind ``table``); a long or wide table also gets row-group
   chunks that repeat the header row (kind ``table_rows``), so a cell deep in a table is still found.
+  A row group is embedded (and BM25-indexed) as its rows' records, ``label — column: value; ...``,
+  so each value sits beside its row label and column name; its text stays markdown.
 * A figure is one chunk (kind ``figure``): caption, text drawn inside it, OCR text, description.
 * Form fields of a page form one ``form`` chunk of ``label: value`` lines.
 * Document metadata becomes one ``metadata`` chunk on page 1.
@@ -31,7 +33,7 @@ from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
-CHUNKER_VERSION = 3
+CHUNKER_VERSION = 4
 """Bump when a change here alters chunk texts or ids, so that an index built by the old code is not
 reused (``Settings.index_identity`` should include it)."""
 
@@ -96,7 +98,10 @@ class _Builder:
     def count(self, text: str) -> int:
         return max(0, self.raw_count(text) - self.special)
 
-    def make(self, kind: str, text: str, els: list[Element], section: list[str], image: str | None = None) -> Chunk:
+    def make(
+        self, kind: str, text: str, els: list[Element], section: list[str], image: str | None = None,
+        embed: str | None = None,
+    ) -> Chunk:
         pages = sorted({e.page for e in els}) or [1]
         bboxes = [(e.page, e.bbox) for e in els if e.bbox is not None]
         prefix = embed_prefix(self.label, section)
@@ -106,7 +111,7 @@ class _Builder:
             doc_name=self.doc.name,
             kind=kind,
             text=text,
-            embed_text=f"{prefix}\n{text}",
+            embed_text=f"{prefix}\n{embed or text}",
             pages=pages,
             bboxes=bboxes,
             element_ids=list(dict.fromkeys(e.id for e in els)),
@@ -292,17 +297,25 @@ def table_chunks(b: _Builder, el: Element, captions: list[Element]) -> Iterator[
     # Row groups: the header (and a short caption) repeated, then as many rows as fit.
     head = "\n".join([_words(caption, 16)] * bool(caption) + header)
     head_tokens = b.count(head) if head else 0
-    group: list[str] = []
+    records = el.table.records if el.table and len(el.table.records) == len(rows) else []
+    group: list[int] = []
     used = head_tokens
-    for row in rows:
+
+    def row_group() -> Chunk:
+        text = f"{head}\n" + "\n".join(rows[i] for i in group)
+        recs = [records[i] for i in group if records and records[i]]
+        embed = "\n".join([_words(caption, 16)] * bool(caption) + recs) if recs else None
+        return b.make("table_rows", text, [el], el.section, embed=embed)
+
+    for i, row in enumerate(rows):
         n = b.count(row)
         if group and (len(group) >= ix.table_rows_per_chunk or used + n > ix.chunk_tokens):
-            yield b.make("table_rows", f"{head}\n" + "\n".join(group), [el], el.section)
+            yield row_group()
             group, used = [], head_tokens
-        group.append(row)
+        group.append(i)
         used += n
     if group:
-        yield b.make("table_rows", f"{head}\n" + "\n".join(group), [el], el.section)
+        yield row_group()
 
 
 # -- figures, forms, metadata ----------------------------------------------------------------------

@@ -60,6 +60,12 @@ class PageContext:
         """
         return self.page.get_cdrawings()
 
+    @cached_property
+    def words(self) -> list[tuple]:
+        """``page.get_text("words")`` once per page (whitespace kept, clipped to the media box), shared by
+        the table signals and the table finders."""
+        return self.page.get_text("words", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+
     def is_claimed(self, rect: pymupdf.Rect, min_overlap: float = 0.5) -> bool:
         """True when ``rect`` lies mostly inside a claimed region."""
         area = abs(rect) or 1e-6

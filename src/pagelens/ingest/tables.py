@@ -1,8 +1,9 @@
 """Tables: which pages may hold one, finding them, and linking tables split across pages.
 
 Cost shapes the design. Table finding costs 0.1-2 s per page (line grids, the ONNX layout model), plain
-text extraction about 5 ms, so ``is_hard_page`` decides from signals that cost ~1 ms (a "Table N"
-caption line, rules drawn with a common extent, rows of numbers) and only those pages pay.
+text extraction about 5 ms, so the page tier (``layout_model.page_tier``) decides from signals that
+cost ~1 ms (``table_signals``: a "Table N" caption line, rules drawn with a common extent, rows of
+numbers, value columns aligned by whitespace) which pages pay, and for what.
 
 On a hard page the finders run in this order:
 
@@ -11,11 +12,15 @@ On a hard page the finders run in this order:
 2. the layout model's ``table`` boxes (when the pipeline turned the model on for the page) confirm
    line grids and, where no line grid matches, MuPDF's grid-in-box finder reads the box (tables drawn
    with three rules only, as LaTeX ``booktabs`` does, have no line grid);
-3. pdfplumber (``text`` columns between drawn rules) where neither found anything.
+3. pdfplumber (``text`` columns between drawn rules) where neither found anything;
+4. the whitespace finder (``table_whitespace``) on pages with aligned value columns and inside layout
+   boxes: statements printed without rules. Where another finder read the same region, its grid is
+   kept unless it shows a statement's defects (``table_prefer``: ColN headers, a row label cut over
+   columns, ``$`` alone, merged values).
 
 Every candidate's cell text is read from the page's words (``table_cells``), junk grids are dropped
 (one column, fewer than two rows, mostly empty, paragraphs), and the kept table's box is claimed so its
-text does not come back as body text.
+text does not come back as body text. Every table carries one record per row (``table_records``).
 """
 
 from __future__ import annotations
@@ -31,124 +36,30 @@ from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, is_numeric, junk_reason
 from pagelens.ingest.table_captions import CAPTION as _CAPTION
 from pagelens.ingest.table_captions import assign_captions, caption_near, figure_caption_near
+from pagelens.ingest.layout_model import PageTier, page_tier
 from pagelens.ingest.table_continuation import mark_continuations
+from pagelens.ingest.table_prefer import prefer_whitespace
+from pagelens.ingest.table_records import row_records
 from pagelens.ingest.table_render import to_html, to_markdown
+from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
+from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.models import Element, ElementKind, TableData
 
 __all__ = ["extract_tables", "is_hard_page", "mark_continuations", "table_signals"]
 
-_WORD_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
-
-
-# -- cheap signals ---------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TableSignals:
-    """What a page shows of tables, from its text dict and drawings only."""
-
-    caption: bool  # a line starting "Table 3" / "TABLE IV"
-    rule_group: int  # most horizontal rules sharing one left and right end
-    h_rules: int
-    v_rules: int
-    numeric_rows: int  # text rows with three or more stand-alone numbers
-
-    @property
-    def grid(self) -> bool:
-        return self.h_rules >= 3 and self.v_rules >= 3
-
-    @property
-    def needs_layout(self) -> bool:
-        """Table signals without the structure the cheap finders read: a drawn grid (line finder) or
-        a group of rules with common ends (booktabs, text-column finder)."""
-        return self.hard and not (self.grid or self.rule_group >= 3)
-
-    @property
-    def hard(self) -> bool:
-        # Rules alone are weak (figures draw boxes and axes, algorithms draw rules): they need numbers.
-        ruled = self.rule_group >= 3 or self.grid
-        return self.caption or self.numeric_rows >= 4 or (ruled and self.numeric_rows >= 2)
-
-
-def _rules(drawings: list[dict[str, Any]]) -> tuple[list[tuple[float, float, float]], int]:
-    """Horizontal rules as (y, x0, x1) and the number of vertical rules."""
-    hs: list[tuple[float, float, float]] = []
-    vs = 0
-    for path in drawings:
-        stroked = "s" in (path.get("type") or "")
-        for item in path.get("items", ()):
-            if item[0] == "l":
-                (x0, y0), (x1, y1) = item[1], item[2]
-                segments = [(x0, y0, x1, y1)]
-            elif item[0] == "re":
-                x0, y0, x1, y1 = item[1]
-                if x1 - x0 > 2.5 and y1 - y0 > 2.5:
-                    if not stroked:
-                        continue  # a filled box (a bar, a shaded cell), not a rule
-                    # A stroked box (cell borders drawn as rectangles): its four edges are rules.
-                    segments = [(x0, y0, x1, y0), (x0, y1, x1, y1), (x0, y0, x0, y1), (x1, y0, x1, y1)]
-                else:
-                    segments = [(x0, y0, x1, y1)]
-            else:
-                continue
-            for x0, y0, x1, y1 in segments:
-                w, h = abs(x1 - x0), abs(y1 - y0)
-                if h < 2.5 and w >= 15:
-                    hs.append(((y0 + y1) / 2, min(x0, x1), max(x0, x1)))
-                elif w < 2.5 and h >= 8:
-                    vs += 1
-    return hs, vs
-
-
-def _numeric_rows(text: dict[str, Any]) -> int:
-    rows: dict[int, list[str]] = {}
-    for block in text.get("blocks", ()):
-        if block.get("type") != 0:
-            continue
-        for line in block["lines"]:
-            key = round(line["bbox"][3] / 3)
-            rows.setdefault(key, []).extend("".join(s["text"] for s in line["spans"]).split())
-    count = 0
-    for tokens in rows.values():
-        nums = sum(1 for t in tokens if is_numeric(t))
-        if nums >= 3 and nums >= 0.4 * len(tokens):
-            count += 1
-    return count
-
-
-def _has_caption(text: dict[str, Any]) -> bool:
-    """A block that starts with "Table N" (a sentence wrapped before "Table1" is not a caption)."""
-    for block in text.get("blocks", ()):
-        if block.get("type") != 0 or not block["lines"]:
-            continue
-        spans = block["lines"][0]["spans"]
-        if spans and _CAPTION.match("".join(s["text"] for s in spans[:3])):
-            return True
-    return False
-
-
-def table_signals(ctx: PageContext) -> TableSignals:
-    hs, vs = _rules(ctx.drawings)
-    groups: dict[tuple[int, int], int] = {}
-    for _, x0, x1 in hs:
-        key = (round(x0 / 4), round(x1 / 4))
-        groups[key] = groups.get(key, 0) + 1
-    return TableSignals(
-        caption=_has_caption(ctx.text),
-        rule_group=max(groups.values(), default=0),
-        h_rules=len(hs),
-        v_rules=vs,
-        numeric_rows=_numeric_rows(ctx.text),
-    )
+WHITESPACE_HEADER_REACH = 80.0  # pt above a layout table box searched for its header band
 
 
 def is_hard_page(ctx: PageContext) -> bool:
-    """True when the page needs the ONNX layout model: it shows table signals (a "Table N" caption,
-    rows of numbers) but no drawn structure the cheap finders can read.
+    """True when the page needs the ONNX layout model (``layout_model.page_tier``): table signals
+    (a "Table N" caption, rows of numbers) but no structure the cheap finders read.
 
     ``extract_tables`` runs its own cheap finders on every page with table signals, layout or not;
-    ruled grids (the NICS report) and booktabs tables (the BERT paper) never pay for the model.
+    ruled grids (the NICS report), booktabs tables (the BERT paper) and whitespace-aligned statements
+    (earnings releases) never pay for the model.
     """
-    return table_signals(ctx).needs_layout
+    return page_tier(ctx, table_signals(ctx)) == PageTier.LAYOUT
 
 
 # -- finders ---------------------------------------------------------------------------------------
@@ -157,6 +68,8 @@ class _Candidate:
     bbox: pymupdf.Rect
     rows: list[list[Cell]]
     finder: str
+    title: str | None = None  # whitespace tables: the line naming the table above its header band
+    scale: str | None = None  # "in millions" when the page states a scale for the table
 
 
 def _rows_of(table: Any) -> list[list[Cell]]:
@@ -301,8 +214,11 @@ def _plausible(ctx: PageContext, cand: _Candidate, grid: Grid) -> bool:
     return numeric_rows >= 2 or (cand.finder == "pymupdf" and len(grid.cells) >= 5)
 
 
-def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list[tuple[Grid, _Candidate]]:
-    """Every plausible (grid, candidate); overlapping ones are resolved by ``quality`` afterwards."""
+def _candidates(
+    ctx: PageContext, sig: TableSignals, words: list[tuple], plumber: bool = True
+) -> list[tuple[Grid, _Candidate]]:
+    """Every plausible (grid, candidate); overlapping ones are resolved by ``quality`` afterwards.
+    ``plumber=False``: the page-wide pdfplumber fallback is not needed (whitespace tables were found)."""
     rules, _ = _rules(ctx.drawings)
     lines_text = _line_texts(ctx)
     found: list[tuple[Grid, _Candidate]] = []
@@ -320,7 +236,7 @@ def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list
             grid = _grid(cand, words)
             if grid is not None and _plausible(ctx, cand, grid):
                 found.append((grid, cand))
-        if not found and sig.hard:
+        if not found and sig.hard and plumber:
             for cand in _plumber_tables(ctx, None, sig.h_rules >= 2):
                 add(cand)
         return found
@@ -352,21 +268,67 @@ def _candidates(ctx: PageContext, sig: TableSignals, words: list[tuple]) -> list
     return found
 
 
+# -- whitespace tables ----------------------------------------------------------------------------
+def _whitespace(ctx: PageContext, words: list[tuple]) -> list[tuple[Grid, _Candidate]]:
+    """Whitespace tables of the page, and inside each layout-model table box (with room above it for
+    the header band the model's box often leaves out)."""
+    try:
+        found: list[FoundTable] = find_whitespace_tables(words)
+        if ctx.use_layout:
+            for r, label in ctx.layout_regions():
+                if label != "table":
+                    continue
+                clip = pymupdf.Rect(r.x0 - 2, r.y0 - WHITESPACE_HEADER_REACH, r.x1 + 2, r.y1 + 2)
+                for t in find_whitespace_tables(words, clip):
+                    if not any(_overlap(t.bbox, u.bbox) > 0.5 for u in found):
+                        found.append(t)
+    except (ValueError, IndexError, ZeroDivisionError) as exc:
+        # A layout this finder has not met must not cost the page its other tables and its text.
+        ctx.warnings.append(f"tables: whitespace finder failed ({type(exc).__name__}: {exc})")
+        return []
+    out = []
+    for t in found:
+        grid = Grid(cells=([t.header] if t.header else []) + t.rows, header_rows=1 if t.header else 0)
+        out.append((grid, _Candidate(pymupdf.Rect(t.bbox), [], "whitespace", t.title, t.scale)))
+    return out
+
+
+def _resolve(whitespace: list[tuple[Grid, _Candidate]], others: list[tuple[Grid, _Candidate]]) -> list[tuple[Grid, _Candidate]]:
+    """Other finders' readings win a region unless ``table_prefer`` finds the whitespace one better."""
+    pool = list(others)
+    for grid, cand in whitespace:
+        rivals = [gc for gc in pool if max(_overlap(gc[1].bbox, cand.bbox), _iou(gc[1].bbox, cand.bbox)) > 0.3]
+        if rivals:
+            best = max(rivals, key=lambda gc: quality(gc[0]))
+            if not prefer_whitespace(grid, best[0]):
+                continue
+            pool = [gc for gc in pool if all(gc is not r for r in rivals)]
+        pool.append((grid, cand))
+    return pool
+
+
 # -- elements --------------------------------------------------------------------------------------
-def _element(ctx: PageContext, grid: Grid, bbox: pymupdf.Rect, finder: str, caption: str | None) -> Element:
+def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None) -> Element:
     header, rows = grid.header, grid.body
+    caption = caption or cand.title
+    if cand.scale and cand.scale not in " ".join([caption or "", *header]).lower():
+        caption = f"{caption} ({cand.scale})" if caption else f"({cand.scale})"
     markdown = to_markdown(header, rows)
     data = TableData(
         markdown=markdown, html=to_html(header, rows, caption), header=header, rows=rows,
-        caption=caption, finder=finder,
+        caption=caption, finder=cand.finder, records=row_records(header, rows),
     )
-    box = bbox & ctx.page.rect
+    box = cand.bbox & ctx.page.rect
+    attrs: dict[str, Any] = {
+        "rows": len(rows), "cols": len(header or (rows[0] if rows else [])), "page_height": ctx.page.rect.height,
+    }
+    if cand.scale:
+        attrs["scale"] = cand.scale
     return Element(
         doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=ElementKind.TABLE,
         text=f"{caption}\n\n{markdown}" if caption else markdown,
-        bbox=(box.x0, box.y0, box.x1, box.y1), parser="pdfplumber" if finder == "pdfplumber" else "pymupdf",
-        table=data,
-        attrs={"rows": len(rows), "cols": len(header or (rows[0] if rows else [])), "page_height": ctx.page.rect.height},
+        bbox=(box.x0, box.y0, box.x1, box.y1), parser="pdfplumber" if cand.finder == "pdfplumber" else "pymupdf",
+        table=data, attrs=attrs,
     )
 
 
@@ -375,15 +337,17 @@ def extract_tables(ctx: PageContext) -> list[Element]:
     sig = table_signals(ctx)
     if not sig.hard and not ctx.use_layout:
         return []
-    words = ctx.page.get_text("words", flags=_WORD_FLAGS)
+    words = ctx.words
+    whitespace = _whitespace(ctx, words) if sig.whitespace or ctx.use_layout else []
+    others = [(detect_header(g), c) for g, c in _candidates(ctx, sig, words, plumber=not whitespace)]
     kept: list[tuple[Grid, _Candidate]] = []
-    for grid, cand in sorted(_candidates(ctx, sig, words), key=lambda gc: -quality(gc[0])):
+    for grid, cand in sorted(_resolve(whitespace, others), key=lambda gc: -quality(gc[0])):
         if not any(_overlap(c.bbox, cand.bbox) > 0.5 for _, c in kept):
             kept.append((grid, cand))
     kept.sort(key=lambda gc: (gc[1].bbox.y0, gc[1].bbox.x0))
     captions = assign_captions(ctx, [c.bbox for _, c in kept])
     out = []
     for (grid, cand), caption in zip(kept, captions):
-        out.append(_element(ctx, detect_header(grid), cand.bbox, cand.finder, caption))
+        out.append(_element(ctx, grid, cand, caption))
         ctx.claimed.append(pymupdf.Rect(cand.bbox))
     return out

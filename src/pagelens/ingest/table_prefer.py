@@ -1,0 +1,66 @@
+"""Which reading of a table region to keep when the whitespace finder and another finder both read it.
+
+Another finder's grid is kept unless it shows the defects a statement read as a grid of boxes shows
+(value columns without a header while the page prints one, a row label cut over several columns, ``$``
+alone in a cell, two values in one cell, a wrapped label left on a row of its own) and the whitespace
+reading has fewer, with at least ``KEEP_VALUES`` of the other's values.
+"""
+
+from __future__ import annotations
+
+from pagelens.ingest.table_cells import Grid
+from pagelens.ingest.table_segments import value_kind
+
+KEEP_VALUES = 0.8
+PROSE_CHARS = 100
+_CURRENCY = {"$", "€", "£", "¥"}
+
+
+def _value(cell: str) -> bool:
+    return bool(cell) and value_kind(cell) is not None
+
+
+def _numbers_in(cell: str) -> int:
+    """Numbers in a cell made mostly of numbers ("8,585 46,059 $"), 0 for prose that cites some."""
+    tokens = cell.split()
+    nums = sum(1 for t in tokens if value_kind(t) == "num")
+    return nums if nums >= 2 and nums * 2 >= len(tokens) else 0
+
+
+def values(grid: Grid) -> int:
+    """Value cells (numbers, dashes) in the body; a cell holding two numbers counts twice."""
+    return sum(1 if _value(c) else _numbers_in(c) for row in grid.body for c in row if c)
+
+
+def defects(grid: Grid) -> int:
+    body = grid.body
+    if not body:
+        return 0
+    width = max(len(r) for r in grid.cells)
+    rows = [r + [""] * (width - len(r)) for r in body]
+    header = grid.header + [""] * (width - len(grid.header))
+    value_cols = [j for j in range(width) if sum(_value(r[j]) for r in rows) >= max(1, len(rows) // 2)]
+    found = 0
+    if any(not header[j].strip() for j in value_cols):
+        found += 1  # a column of values named by nothing ("Col3")
+    text_lead = 0
+    for j in range(width):
+        if any(_value(r[j]) or any(ch.isdigit() for ch in r[j]) for r in rows) or not any(r[j] for r in rows):
+            break
+        text_lead += 1
+    if text_lead >= 2:
+        found += 1  # the row label cut over several columns
+    if any(c.strip() in _CURRENCY for r in rows for c in r):
+        found += 1
+    if any(c and not _value(c) and _numbers_in(c) for r in rows for c in r):
+        found += 1
+    if any(sum(1 for c in r if c) == 1 and max(len(c) for c in r) > PROSE_CHARS for r in rows):
+        found += 1  # a paragraph (a footnote) read as a row
+    if any(a[0] and not any(a[1:]) and not b[0] and any(b[1:]) for a, b in zip(rows, rows[1:])):
+        found += 1  # a label on one row, its values on the next
+    return found
+
+
+def prefer_whitespace(whitespace: Grid, other: Grid) -> bool:
+    """True when the whitespace reading should replace ``other``."""
+    return defects(whitespace) < defects(other) and values(whitespace) >= KEEP_VALUES * values(other)
