@@ -238,3 +238,26 @@ def test_cors_origins(settings):
         assert ok.headers.get("access-control-allow-origin") == "http://localhost:5173"
         other = c.get("/health", headers={"Origin": "http://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+def test_owed_vector_work_is_done_by_the_first_job(settings, tmp_path):
+    """A home whose documents were parsed but whose vectors are still owed (a run killed before
+    indexing): the server
+    indexes them as its first job, and they become searchable."""
+    from fastapi.testclient import TestClient
+
+    from pagelens.app import Pagelens
+    from pagelens.server import create_app
+
+    s = settings.with_overrides(**{"ingest.ocr": "off"})
+    with Pagelens(s) as app:
+        r = app.ingest([make_pdf(tmp_path / "facts.pdf")], index=False)[0]
+        assert r.chunks == 0
+        with app.catalog.transaction() as conn:  # as a run killed between parse and index leaves it
+            app.catalog.add_vector_job(conn, r.doc_id, "upsert")
+    with TestClient(create_app(s)) as c:
+        jobs = c.get("/jobs").json()
+        assert [j["kind"] for j in jobs] == ["recover"]
+        assert wait_job(c, jobs[0]["job_id"])["state"] == "done"
+        assert c.get("/documents").json()[0]["status"] == "indexed"
+        assert c.post("/search", json={"query": "Oresund bridge", "k": 1}).json()["hits"][0]["page"] == 2
