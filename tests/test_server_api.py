@@ -261,3 +261,16 @@ def test_owed_vector_work_is_done_by_the_first_job(settings, tmp_path):
         assert wait_job(c, jobs[0]["job_id"])["state"] == "done"
         assert c.get("/documents").json()[0]["status"] == "indexed"
         assert c.post("/search", json={"query": "Oresund bridge", "k": 1}).json()["hits"][0]["page"] == 2
+
+
+def test_config_masks_llm_credentials(settings):
+    from fastapi.testclient import TestClient
+
+    from pagelens.server import create_app
+
+    s = settings.with_overrides(**{"answer.llm_base_url": "http://bob:hunter2@127.0.0.1:9/v1?api_key=hunter2",
+                                   "answer.llm_model": "m"})
+    with TestClient(create_app(s, open_home=False)) as c:
+        cfg = c.get("/config").json()
+    assert "hunter2" not in str(cfg) and cfg["llm_base_url"].startswith("http://***@127.0.0.1:9/v1")
+    assert cfg["llm_model"] == "m" and cfg["api_key_required"] is False
