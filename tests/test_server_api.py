@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from server_support import FACTS, make_pdf, wait_job
+from server_support import make_pdf, wait_job
 
 pytest.importorskip("fastapi")
 
