@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from server_support import FACTS, make_pdf, wait_job
+from server_support import make_pdf, wait_job
 
 pytest.importorskip("fastapi")
 
@@ -238,3 +238,39 @@ def test_cors_origins(settings):
         assert ok.headers.get("access-control-allow-origin") == "http://localhost:5173"
         other = c.get("/health", headers={"Origin": "http://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+def test_owed_vector_work_is_done_by_the_first_job(settings, tmp_path):
+    """A home whose documents were parsed but whose vectors are still owed (a run killed before
+    indexing): the server
+    indexes them as its first job, and they become searchable."""
+    from fastapi.testclient import TestClient
+
+    from pagelens.app import Pagelens
+    from pagelens.server import create_app
+
+    s = settings.with_overrides(**{"ingest.ocr": "off"})
+    with Pagelens(s) as app:
+        r = app.ingest([make_pdf(tmp_path / "facts.pdf")], index=False)[0]
+        assert r.chunks == 0
+        with app.catalog.transaction() as conn:  # as a run killed between parse and index leaves it
+            app.catalog.add_vector_job(conn, r.doc_id, "upsert")
+    with TestClient(create_app(s)) as c:
+        jobs = c.get("/jobs").json()
+        assert [j["kind"] for j in jobs] == ["recover"]
+        assert wait_job(c, jobs[0]["job_id"])["state"] == "done"
+        assert c.get("/documents").json()[0]["status"] == "indexed"
+        assert c.post("/search", json={"query": "Oresund bridge", "k": 1}).json()["hits"][0]["page"] == 2
+
+
+def test_config_masks_llm_credentials(settings):
+    from fastapi.testclient import TestClient
+
+    from pagelens.server import create_app
+
+    s = settings.with_overrides(**{"answer.llm_base_url": "http://bob:hunter2@127.0.0.1:9/v1?api_key=hunter2",
+                                   "answer.llm_model": "m"})
+    with TestClient(create_app(s, open_home=False)) as c:
+        cfg = c.get("/config").json()
+    assert "hunter2" not in str(cfg) and cfg["llm_base_url"].startswith("http://***@127.0.0.1:9/v1")
+    assert cfg["llm_model"] == "m" and cfg["api_key_required"] is False

@@ -92,7 +92,8 @@ def test_cli_goes_through_server_then_opens_home_after_sigkill(settings, served,
     assert "removed facts.pdf" in removed.stdout
 
 
-def test_rm_through_server(settings, served, tmp_path):
+def test_rm_through_server_and_a_clean_stop_removes_the_server_file(settings, served, tmp_path):
+    proc, marker, _ = served
     pdf = make_pdf(tmp_path / "facts.pdf")
     cli(settings, "ingest", str(pdf))
     out = cli(settings, "rm", "facts.pdf").stdout
@@ -100,6 +101,9 @@ def test_rm_through_server(settings, served, tmp_path):
     assert json.loads(cli(settings, "ls", "--json").stdout)["documents"] == []
     missing = cli(settings, "rm", "facts.pdf", check=False)
     assert missing.returncode == 1 and "no document matches" in missing.stderr
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(60)
+    assert not marker.exists()
 
 
 def test_sigkill_during_an_ingest_job_leaves_a_usable_home(settings, served, tmp_path):

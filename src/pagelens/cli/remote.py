@@ -131,8 +131,6 @@ class RemoteApp:
                 continue
             try:
                 jobs = self._call("POST", "/documents", files=[("files", (path.name, data, "application/pdf"))])["jobs"]
-            except NotFoundError:
-                raise
             except PagelensError as exc:  # refused upload (not a PDF, encrypted, too large): that file failed
                 results.append(IngestResult(doc_id=None, name=path.name, path=str(path), status="failed", error=str(exc)))
                 continue

@@ -56,6 +56,14 @@ def serve(
                 err_console().print(f"pagelens serving {home} at {url} (API docs: {url}/docs)")
 
     server.startup = startup_and_mark  # type: ignore[method-assign]
+    stopped = server.shutdown
+
+    async def unmark_and_shutdown(sockets=None):  # type: ignore[no-untyped-def]
+        # here, not only in `finally`: uvicorn re-raises a caught SIGTERM/SIGINT once it has shut down
+        remove_server_file(marker)
+        await stopped(sockets=sockets)
+
+    server.shutdown = unmark_and_shutdown  # type: ignore[method-assign]
     try:
         server.run()
     finally:

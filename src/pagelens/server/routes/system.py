@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from fastapi import APIRouter
 
+from pagelens.redact import mask_url
 from pagelens.server.deps import State
 
 public = APIRouter(tags=["system"])
@@ -62,20 +62,11 @@ def components(state: State) -> list[dict[str, Any]]:
     return [s.__dict__ for s in state.app.doctor()]
 
 
-def mask_url(url: str | None) -> str | None:
-    if not url:
-        return None
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = ("***@" if parts.username or parts.password else "") + host + (f":{parts.port}" if parts.port else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
 @router.get("/config")
 def config(state: State) -> dict[str, Any]:
     s = state.settings
     return {
-        "llm_base_url": mask_url(s.answer.llm_base_url),
+        "llm_base_url": mask_url(s.answer.llm_base_url) or None,
         "llm_model": s.answer.llm_model,
         "embedder": s.index.embedder,
         "api_key_required": s.server.api_key is not None,
