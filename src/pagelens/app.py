@@ -56,6 +56,7 @@ class Pagelens:
             "llm": llm, "store": store, "ocr": ocr,
         }
         self._built: dict[str, Any] = {}
+        self._replayed = False
 
     # -- lifecycle ------------------------------------------------------------------------------
     def close(self) -> None:
@@ -179,7 +180,7 @@ class Pagelens:
             self.indexer.ensure()
             return Retriever(
                 self.settings, self.store, self.embedder, self.sparse,
-                image_embedder=self.image_embedder, reranker=self.reranker,
+                image_embedder=self.image_embedder, reranker=self.reranker, known_docs=self.catalog.doc_ids,
             )
 
         return self._component("retriever", build)
@@ -248,6 +249,7 @@ class Pagelens:
     def search(
         self, query: str, *, k: int | None = None, mode: str = "hybrid", docs: Iterable[str] | None = None,
     ) -> list[SearchHit]:
+        self._replay_pending()
         retriever = self.retriever
         return retriever.search(query, k=k or self.settings.retrieval.k, mode=mode, doc_ids=self.resolve_docs(docs))
 
@@ -255,6 +257,7 @@ class Pagelens:
         self, question: str, *, history: list[tuple[str, str]] | None = None, docs: Iterable[str] | None = None,
         hyde: bool | None = None, multi_query: int | None = None, rerank: bool = True, k: int | None = None,
     ) -> Answer:
+        self._replay_pending()
         return self.answerer.ask(
             question, history=history, doc_ids=self.resolve_docs(docs), hyde=hyde, multi_query=multi_query,
             rerank=rerank, k=k,
@@ -264,10 +267,17 @@ class Pagelens:
         self, question: str, *, history: list[tuple[str, str]] | None = None, docs: Iterable[str] | None = None,
         hyde: bool | None = None, multi_query: int | None = None, rerank: bool = True, k: int | None = None,
     ) -> Iterator[dict[str, Any]]:
+        self._replay_pending()
         return self.answerer.stream(
             question, history=history, doc_ids=self.resolve_docs(docs), hyde=hyde, multi_query=multi_query,
             rerank=rerank, k=k,
         )
+
+    def _replay_pending(self) -> None:
+        """Once per facade, before the first search: vector work an earlier process left owed (see
+        IngestCoordinator.replay_pending); skipped while an ingest job runs (it replays itself)."""
+        if not self._replayed:
+            self._replayed = self.coordinator.replay_pending(blocking=False)
 
     # -- diagnostics ----------------------------------------------------------------------------
     def doctor(self) -> list[ComponentStatus]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from pagelens.redact import mask_url, secret
 from pagelens.settings import Settings
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def _vector_status(settings: Settings) -> "ComponentStatus":
     from pagelens.app import ComponentStatus
 
     if settings.index.qdrant_url:
-        return ComponentStatus("vector engine", True, f"Qdrant server at {settings.index.qdrant_url}")
+        return ComponentStatus("vector engine", True, f"Qdrant server at {mask_url(settings.index.qdrant_url)}")
     try:
         import qdrant_edge  # noqa: F401
     except ImportError:
@@ -51,14 +52,15 @@ def _llm_status(settings: Settings) -> "ComponentStatus":
         return ComponentStatus(
             "llm", False, "not configured: extractive answers (set PAGELENS_LLM_BASE_URL and PAGELENS_LLM_MODEL)"
         )
-    base = a.llm_base_url or a.llm_preset
+    base = mask_url(a.llm_base_url) if a.llm_base_url else a.llm_preset
     detail = f"{base} model={a.llm_model or '?'}{' (vision)' if a.vision else ''}"
     try:
         import httpx
 
         url = (a.llm_base_url or "").rstrip("/") + "/models"
         if a.llm_base_url:
-            headers = {"Authorization": f"Bearer {a.llm_api_key}"} if a.llm_api_key else {}
+            key = secret(a.llm_api_key)
+            headers = {"Authorization": f"Bearer {key}"} if key else {}
             r = httpx.get(url, headers=headers, timeout=3.0)
             if r.status_code >= 400:
                 return ComponentStatus("llm", False, f"{detail}: GET /models answered {r.status_code}")

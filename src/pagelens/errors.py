@@ -9,7 +9,7 @@
     │   └── PageError            one page failed (the rest of the document is kept)
     ├── NotFoundError            unknown document / element
     ├── StoreError               catalog or image store problem
-    │   └── HomeLockedError      another process owns the data home's vector index
+    │   └── HomeLockedError      another process owns the data home (its vector index or catalog lock)
     ├── IndexError_              vector index problem (named so as not to shadow the builtin)
     ├── ComponentUnavailable     an optional component (OCR engine, CLIP, reranker) cannot run
     └── LLMError                 the language model endpoint failed after retries and fallbacks

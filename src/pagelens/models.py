@@ -220,3 +220,6 @@ class Answer(BaseModel):
     model: str = "extractive"
     cached: bool = False
     timings_ms: dict[str, float] = Field(default_factory=dict)
+    notes: list[str] = Field(
+        default_factory=list, description="What fell back and why (an LLM step that failed or ran out of time)."
+    )

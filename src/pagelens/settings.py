@@ -2,8 +2,12 @@
 
 Sources, highest priority first: explicit values (CLI flags), ``PAGELENS_*`` environment variables
 (nested with ``__``, e.g. ``PAGELENS_INGEST__OCR=off``; a few common ones have short aliases such as
-``PAGELENS_HOME`` and ``PAGELENS_QDRANT_URL``), a ``pagelens.toml`` file (in the working directory or
-given by ``PAGELENS_CONFIG``), then the defaults below.
+``PAGELENS_HOME`` and ``PAGELENS_QDRANT_URL``), the TOML file named by ``PAGELENS_CONFIG`` (the CLI's
+``--config``), then the defaults below. A ``pagelens.toml`` that merely sits in the working directory
+is never read: a folder someone else controls (a cloned repository, a shared drive) must not be able to
+point the LLM, the embedder or the vector engine at its own endpoints.
+
+API keys are ``SecretStr``: never shown in repr, logs, tracebacks or ``doctor`` (``pagelens.redact``).
 
 The object is built once by the entry point (CLI, server, tests) and passed down explicitly; nothing
 in pagelens reads the environment on its own.
@@ -17,7 +21,7 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -110,7 +114,7 @@ class IndexSettings(BaseModel):
     embed_url: str | None = Field(
         None, description="OpenAI-compatible /v1/embeddings endpoint used instead of the in-process model."
     )
-    embed_api_key: str | None = Field(None, description="API key for embed_url.")
+    embed_api_key: SecretStr | None = Field(None, description="API key for embed_url.")
     embed_batch_size: int = Field(
         16, ge=1, description="Texts per embedding batch (16 measured fastest for ~200-token chunks on 2 cores)."
     )
@@ -134,7 +138,7 @@ class IndexSettings(BaseModel):
         description="Qdrant server/cluster URL (env PAGELENS_QDRANT_URL). Unset = embedded qdrant-edge "
         "under the data home.",
     )
-    qdrant_api_key: str | None = Field(None, description="API key for the Qdrant server.")
+    qdrant_api_key: SecretStr | None = Field(None, description="API key for the Qdrant server.")
     collection_prefix: str = Field("pagelens", description="Prefix of the Qdrant collection names.")
     qdrant_collection: QdrantCollectionSettings = Field(
         default_factory=lambda: QdrantCollectionSettings(),
@@ -157,7 +161,7 @@ class RetrievalSettings(BaseModel):
     )
     rerank_url: str | None = Field(None, description="Infinity/TEI/Cohere-style /rerank endpoint used instead.")
     rerank_model: str | None = Field(None, description="Model name sent to the rerank endpoint (Cohere, Infinity).")
-    rerank_api_key: str | None = Field(None, description="API key for the rerank endpoint.")
+    rerank_api_key: SecretStr | None = Field(None, description="API key for the rerank endpoint.")
     rerank_pool: int = Field(30, ge=1, description="Fused candidates passed to the reranker.")
     image_slots: int = Field(2, ge=0, description="Places in the top k reserved for figures when found.")
     hyde: bool = Field(False, description="Retrieve with a hypothetical answer passage (needs an LLM).")
@@ -178,7 +182,7 @@ class AnswerSettings(BaseModel):
     """How sources become a cited answer."""
 
     llm_base_url: str | None = Field(None, description="OpenAI-compatible base URL; unset = extractive answers.")
-    llm_api_key: str | None = Field(None, description="API key for the LLM endpoint.")
+    llm_api_key: SecretStr | None = Field(None, description="API key for the LLM endpoint.")
     llm_model: str | None = Field(None, description="Chat model name.")
     llm_preset: Literal["ollama", "groq", "gemini", "openai", "vllm"] | None = Field(
         None, description="Fills base URL and defaults for a known provider."
@@ -186,6 +190,10 @@ class AnswerSettings(BaseModel):
     fallback_models: list[str] = Field(default_factory=list, description="Models tried in order on quota errors.")
     vision: bool = Field(False, description="The model accepts images: figures are attached as images.")
     timeout_s: float = Field(120.0, gt=0, description="Per-request timeout.")
+    deadline_s: float = Field(
+        90.0, gt=0, description="One overall time budget per question for every LLM step (rewrite, query "
+        "expansion, generation); past it the extractive answer is returned, with a note saying so."
+    )
     retries: int = Field(3, ge=0, description="Retries with backoff on 429 and 5xx.")
     retry_max_wait_s: float = Field(
         30.0, ge=0, description="Longest wait between retries, whatever Retry-After asks for."
@@ -214,7 +222,6 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="PAGELENS_",
         env_nested_delimiter="__",
-        toml_file="pagelens.toml",
         extra="ignore",
         populate_by_name=True,
     )
@@ -225,6 +232,10 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    fault_at: str | None = Field(
+        None, description="Test only (env PAGELENS_FAULT_AT): the step at which the process kills itself "
+        "with SIGKILL, to test crash recovery (see pagelens.faults)."
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -235,13 +246,11 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        toml_path = os.environ.get("PAGELENS_CONFIG", "pagelens.toml")
-        return (
-            init_settings,
-            _ShortEnvSource(settings_cls),
-            env_settings,
-            TomlConfigSettingsSource(settings_cls, toml_file=toml_path),
-        )
+        sources: list[PydanticBaseSettingsSource] = [init_settings, _ShortEnvSource(settings_cls), env_settings]
+        toml_path = os.environ.get("PAGELENS_CONFIG")
+        if toml_path:  # read only when named, never because one lies in the working directory
+            sources.append(TomlConfigSettingsSource(settings_cls, toml_file=toml_path))
+        return tuple(sources)
 
     def with_overrides(self, **dotted: Any) -> "Settings":
         """A copy with ``section.field`` values replaced (None values are ignored)."""

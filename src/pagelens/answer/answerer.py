@@ -5,7 +5,13 @@
     {"type": "phase", "phase": "rewrite" | "retrieve" | "generate"}
     {"type": "sources", "sources": [SearchHit, ...]}
     {"type": "token", "text": "..."}
+    {"type": "reset", "reason": "..."}   the tokens so far are withdrawn (the LLM ran out of time
+                                         mid-answer); the extractive answer's tokens follow
     {"type": "done", "answer": Answer}
+
+The LLM steps of one question (rewrite, expansion, generation) share one deadline
+(``answer.deadline_s``); past it the extractive answer is returned, and ``Answer.notes`` says so, with
+whatever else fell back on the way.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from pagelens.answer import prompts
 from pagelens.answer.cache import SemanticCache
 from pagelens.answer.citations import resolve_citations
 from pagelens.answer.extractive import ExtractiveAnswerer
-from pagelens.answer.llm import ChatLLM, image_part
+from pagelens.answer.llm import ChatLLM, DeadlineExceeded, image_part
 from pagelens.answer.query import plan_query
 from pagelens.embed.protocol import TextEmbedder
 from pagelens.errors import LLMError
@@ -76,11 +82,12 @@ class Answerer:
         n_variants = cfg.retrieval.multi_query if multi_query is None else multi_query
         k = k or cfg.retrieval.k
         timings: dict[str, float] = {}
+        deadline = time.monotonic() + cfg.answer.deadline_s if self.llm is not None else None
 
         yield {"type": "phase", "phase": "rewrite"}
         plan = plan_query(
             self.llm, question, history=history, history_turns=cfg.answer.history_turns,
-            hyde=use_hyde, multi_query=n_variants, expand=cfg.retrieval.expand_short,
+            hyde=use_hyde, multi_query=n_variants, expand=cfg.retrieval.expand_short, deadline=deadline,
         )
         timings.update(plan.timings_ms)
 
@@ -93,6 +100,7 @@ class Answerer:
             timings["cache"] = _ms(t0)
             if cached is not None:
                 cached.question = question
+                cached.notes = list(plan.notes)
                 cached.timings_ms = {**timings, "total": _ms(t_start)}
                 yield {"type": "sources", "sources": cached.sources}
                 yield {"type": "token", "text": cached.answer}
@@ -111,8 +119,9 @@ class Answerer:
         yield {"type": "phase", "phase": "generate"}
         t0 = time.perf_counter()
         answer: Answer | None = None
+        notes = list(plan.notes)
         if self.llm is not None and hits:
-            answer = yield from self._generate(question, plan.standalone, hits, history)
+            answer = yield from self._generate(question, plan.standalone, hits, history, deadline, notes)
         if answer is None:
             text, abstained, _ = self.extractive.answer(plan.standalone, hits)
             yield {"type": "token", "text": text}
@@ -121,8 +130,9 @@ class Answerer:
                             invalid_citations=invalid, abstained=abstained, model="extractive")
         timings["generate"] = _ms(t0)
         answer.timings_ms = {**timings, "total": _ms(t_start)}
+        answer.notes = notes
 
-        if cacheable and not answer.abstained and not answer.invalid_citations:
+        if cacheable and not answer.abstained and not answer.invalid_citations and not notes:
             try:
                 self.cache.put(plan.standalone, answer, doc_ids=doc_ids, options=options)
             except Exception as exc:  # noqa: BLE001 - a cache write must never lose the answer
@@ -131,9 +141,11 @@ class Answerer:
 
     def _generate(
         self, question: str, standalone: str, hits: list[SearchHit], history: Sequence[prompts.Turn] | None,
+        deadline: float | None = None, notes: list[str] | None = None,
     ) -> Iterator[AnswerEvent]:
         """Streams the LLM answer; returns the Answer, or None when the LLM failed before its first
-        token (the caller then answers extractively)."""
+        token or the question's time budget ran out (the caller then answers extractively; ``notes``
+        says why)."""
         assert self.llm is not None
         asked = question if history else standalone
         messages = prompts.answer_messages(
@@ -141,13 +153,24 @@ class Answerer:
         )
         pieces: list[str] = []
         try:
-            for piece in self.llm.stream(messages):
+            for piece in self.llm.stream(messages, deadline=deadline):
                 pieces.append(piece)
                 yield {"type": "token", "text": piece}
+        except DeadlineExceeded:
+            note = (f"the LLM did not finish within the question's time budget ({self.settings.answer.deadline_s:g} s);"
+                    " this is the extractive answer")
+            log.warning("%s", note)
+            if notes is not None:
+                notes.append(note)
+            if pieces:
+                yield {"type": "reset", "reason": note}
+            return None
         except LLMError as exc:
             if pieces:
                 raise
             log.warning("LLM failed, answering extractively: %s", exc)
+            if notes is not None:
+                notes.append(f"the LLM failed, this is the extractive answer: {exc}")
             return None
         text = "".join(pieces).strip()
         cited, invalid = resolve_citations(text, hits)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import base64
 import io
 import logging
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -19,6 +21,7 @@ from typing import Any, TypeVar
 import httpx
 
 from pagelens.errors import ConfigError, LLMError
+from pagelens.redact import mask_url, redact_http_logs, secret
 from pagelens.settings import AnswerSettings, Settings
 
 log = logging.getLogger(__name__)
@@ -67,18 +70,20 @@ class ChatLLM:
         if not base_url:
             raise ConfigError("answer.llm_base_url or answer.llm_preset is needed for an LLM")
         if not settings.llm_model:
-            raise ConfigError(f"answer.llm_model is not set for the LLM endpoint {base_url}")
+            raise ConfigError(f"answer.llm_model is not set for the LLM endpoint {mask_url(base_url)}")
         import openai
 
         self.settings = settings
         self.base_url = base_url
+        self.label = mask_url(base_url)  # what messages show: no credentials
+        redact_http_logs()
         self.vision = settings.vision
         self.models = [settings.llm_model, *[m for m in settings.fallback_models if m != settings.llm_model]]
         self._active = 0
         self._sleep = sleep
         self._client = openai.OpenAI(
             base_url=base_url,
-            api_key=settings.llm_api_key or "not-needed",
+            api_key=secret(settings.llm_api_key) or "not-needed",
             http_client=http_client,
             max_retries=0,
             timeout=settings.timeout_s,
@@ -91,69 +96,79 @@ class ChatLLM:
 
     # -- public calls ----------------------------------------------------------------------------
     def complete(self, messages: list[Message], *, max_tokens: int | None = None,
-                 temperature: float | None = None) -> str:
+                 temperature: float | None = None, deadline: float | None = None) -> str:
+        """``deadline``: a ``time.monotonic()`` instant after which no request or retry is started
+        (and a running one times out); :class:`DeadlineExceeded` then."""
+
         def call(model: str) -> str:
             resp = self._client.chat.completions.create(
-                model=model, messages=messages, stream=False, **self._params(max_tokens, temperature)
+                model=model, messages=messages, stream=False, **self._params(max_tokens, temperature, deadline)
             )
             if not resp.choices:
-                raise LLMError(f"LLM {self.base_url} model {model}: empty response (no choices)")
+                raise LLMError(f"LLM {self.label} model {model}: empty response (no choices)")
             return resp.choices[0].message.content or ""
 
-        return self._with_fallback(call)
+        return self._with_fallback(call, deadline)
 
     def stream(self, messages: list[Message], *, max_tokens: int | None = None,
-               temperature: float | None = None) -> Iterator[str]:
+               temperature: float | None = None, deadline: float | None = None) -> Iterator[str]:
         """Yields text deltas as the server sends them (SSE). Retries and fallbacks happen before the
-        first token; a failure after that raises :class:`LLMError`."""
+        first token; a failure after that raises :class:`LLMError`. Past ``deadline`` (monotonic)
+        it raises :class:`DeadlineExceeded`, before the first token or between two."""
 
         def open_stream(model: str) -> Any:
             return self._client.chat.completions.create(
-                model=model, messages=messages, stream=True, **self._params(max_tokens, temperature)
+                model=model, messages=messages, stream=True, **self._params(max_tokens, temperature, deadline)
             )
 
-        stream = self._with_fallback(open_stream)
+        stream = self._with_fallback(open_stream, deadline)
         import openai
 
+        pieces = _pieces(stream) if deadline is None else _until(_pieces(stream), deadline, self.label)
         try:
-            for chunk in stream:
-                for choice in chunk.choices or []:
-                    piece = choice.delta.content if choice.delta else None
-                    if piece:
-                        yield piece
+            yield from pieces
+        except DeadlineExceeded:
+            raise
         except (openai.OpenAIError, httpx.HTTPError) as exc:
-            raise LLMError(f"LLM {self.base_url} model {self.model}: stream broke: {_one_line(exc)}") from exc
+            if deadline is not None and time.monotonic() >= deadline - 0.05:
+                raise DeadlineExceeded(f"LLM {self.label}: the time budget ran out while streaming") from exc
+            raise LLMError(f"LLM {self.label} model {self.model}: stream broke: {_one_line(exc)}") from exc
         finally:
             close = getattr(stream, "close", None)
             if close:
                 close()
 
     # -- retry machinery -------------------------------------------------------------------------
-    def _params(self, max_tokens: int | None, temperature: float | None) -> dict[str, Any]:
-        return {
+    def _params(self, max_tokens: int | None, temperature: float | None, deadline: float | None = None) -> dict[str, Any]:
+        params: dict[str, Any] = {
             "max_tokens": max_tokens or self.settings.max_tokens,
             "temperature": self.settings.temperature if temperature is None else temperature,
         }
+        if deadline is not None:  # a request never outlives the question's budget
+            params["timeout"] = max(0.05, min(self.settings.timeout_s, deadline - time.monotonic()))
+        return params
 
-    def _with_fallback(self, call: Callable[[str], T]) -> T:
+    def _with_fallback(self, call: Callable[[str], T], deadline: float | None = None) -> T:
         errors: list[str] = []
         while True:
             model = self.model
+            _check_deadline(deadline, self.label)
             try:
-                return self._with_retries(call, model)
+                return self._with_retries(call, model, deadline)
             except _Retryable as exc:
                 errors.append(f"{model}: {exc.detail}")
                 if exc.status in _FALLBACK_STATUSES and self._active + 1 < len(self.models):
                     self._active += 1
                     log.warning("LLM model %s unavailable (%s); falling back to %s", model, exc.status, self.model)
                     continue
-                raise LLMError(f"LLM {self.base_url} failed: {'; '.join(errors)}") from exc
+                raise LLMError(f"LLM {self.label} failed: {'; '.join(errors)}") from exc
 
-    def _with_retries(self, call: Callable[[str], T], model: str) -> T:
+    def _with_retries(self, call: Callable[[str], T], model: str, deadline: float | None = None) -> T:
         import openai
 
         attempt = 0
         while True:
+            _check_deadline(deadline, self.label)
             try:
                 return call(model)
             except openai.APIStatusError as exc:
@@ -162,19 +177,65 @@ class ChatLLM:
                 if status == 404:
                     raise _Retryable(404, None, detail) from exc
                 if status != 429 and status < 500:
-                    raise LLMError(f"LLM {self.base_url} model {model}: {detail}") from exc
+                    raise LLMError(f"LLM {self.label} model {model}: {detail}") from exc
                 failure = _Retryable(status, _retry_after(exc.response), detail)
             except (openai.APIConnectionError, openai.APITimeoutError) as exc:
                 failure = _Retryable(None, None, f"connection failed: {_one_line(exc)}")
             except openai.OpenAIError as exc:
-                raise LLMError(f"LLM {self.base_url} model {model}: {_one_line(exc)}") from exc
+                raise LLMError(f"LLM {self.label} model {model}: {_one_line(exc)}") from exc
+            _check_deadline(deadline, self.label)  # a timeout cut short by the budget is not retried
             if attempt >= self.settings.retries:
                 raise failure
             wait = failure.wait_s if failure.wait_s is not None else BASE_DELAY_S * 2**attempt
             wait = min(max(wait, 0.0), self.settings.retry_max_wait_s)
+            if deadline is not None and time.monotonic() + wait >= deadline:
+                raise DeadlineExceeded(f"LLM {self.label}: no time left in the budget to retry ({failure.detail})")
             log.info("LLM %s: %s; retry %d in %.2fs", model, failure.detail, attempt + 1, wait)
             self._sleep(wait)
             attempt += 1
+
+
+def _pieces(stream: Any) -> Iterator[str]:
+    for chunk in stream:
+        for choice in chunk.choices or []:
+            piece = choice.delta.content if choice.delta else None
+            if piece:
+                yield piece
+
+
+def _until(pieces: Iterator[str], deadline: float, label: str) -> Iterator[str]:
+    """``pieces`` read on a helper thread and handed over until ``deadline``: a stream that stalls
+    (a blocked socket read) cannot hold the question past its budget."""
+    handoff: queue.Queue[tuple[str, Any]] = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for piece in pieces:
+                handoff.put(("piece", piece))
+            handoff.put(("end", None))
+        except BaseException as exc:  # noqa: BLE001 - handed to the reading side, which raises it
+            handoff.put(("error", exc))
+
+    threading.Thread(target=pump, name="pagelens-llm-stream", daemon=True).start()
+    while True:
+        try:
+            kind, value = handoff.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise DeadlineExceeded(f"LLM {label}: the time budget ran out while streaming") from None
+        if kind == "end":
+            return
+        if kind == "error":
+            raise value
+        yield value
+
+
+class DeadlineExceeded(LLMError):
+    """The question's overall LLM time budget (``answer.deadline_s``) is spent."""
+
+
+def _check_deadline(deadline: float | None, base_url: str) -> None:
+    if deadline is not None and time.monotonic() >= deadline:
+        raise DeadlineExceeded(f"LLM {base_url}: the time budget for this question is spent")
 
 
 def _retry_after(response: httpx.Response | None) -> float | None:

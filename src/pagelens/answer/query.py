@@ -40,7 +40,7 @@ class QueryPlan:
 
 
 def rewrite(llm: ChatLLM | None, question: str, history: Sequence[prompts.Turn] | None, turns: int,
-            notes: list[str] | None = None) -> str:
+            notes: list[str] | None = None, deadline: float | None = None) -> str:
     """A standalone version of ``question`` given ``history``; the question itself without history,
     without an LLM, or when the LLM fails."""
     pairs = prompts.normalise_history(history, turns)
@@ -49,7 +49,8 @@ def rewrite(llm: ChatLLM | None, question: str, history: Sequence[prompts.Turn] 
     if llm is None:
         return follow_up_query(question, pairs)
     try:
-        out = _one_line(llm.complete(prompts.rewrite_messages(question, pairs), max_tokens=_QUERY_TOKENS, temperature=0))
+        out = _one_line(llm.complete(prompts.rewrite_messages(question, pairs), max_tokens=_QUERY_TOKENS, temperature=0,
+                                        deadline=deadline))
     except LLMError as exc:
         _note(notes, f"rewrite fell back to the question: {exc}")
         return follow_up_query(question, pairs)
@@ -72,11 +73,12 @@ def follow_up_query(question: str, pairs: Sequence[tuple[str, str]]) -> str:
     return question
 
 
-def hyde_passage(llm: ChatLLM | None, question: str, notes: list[str] | None = None) -> str | None:
+def hyde_passage(llm: ChatLLM | None, question: str, notes: list[str] | None = None,
+                 deadline: float | None = None) -> str | None:
     if llm is None:
         return None
     try:
-        text = llm.complete(prompts.hyde_messages(question), max_tokens=_HYDE_TOKENS, temperature=0.3)
+        text = llm.complete(prompts.hyde_messages(question), max_tokens=_HYDE_TOKENS, temperature=0.3, deadline=deadline)
     except LLMError as exc:
         _note(notes, f"HyDE skipped: {exc}")
         return None
@@ -84,11 +86,13 @@ def hyde_passage(llm: ChatLLM | None, question: str, notes: list[str] | None = N
     return text or None
 
 
-def multi_queries(llm: ChatLLM | None, question: str, n: int, notes: list[str] | None = None) -> list[str]:
+def multi_queries(llm: ChatLLM | None, question: str, n: int, notes: list[str] | None = None,
+                  deadline: float | None = None) -> list[str]:
     if llm is None or n <= 0:
         return []
     try:
-        text = llm.complete(prompts.multi_query_messages(question, n), max_tokens=_QUERY_TOKENS * n, temperature=0.5)
+        text = llm.complete(prompts.multi_query_messages(question, n), max_tokens=_QUERY_TOKENS * n, temperature=0.5,
+                            deadline=deadline)
     except LLMError as exc:
         _note(notes, f"multi-query skipped: {exc}")
         return []
@@ -100,7 +104,8 @@ def multi_queries(llm: ChatLLM | None, question: str, n: int, notes: list[str] |
     return variants[:n]
 
 
-def expand_short(llm: ChatLLM | None, question: str, notes: list[str] | None = None) -> list[str]:
+def expand_short(llm: ChatLLM | None, question: str, notes: list[str] | None = None,
+                 deadline: float | None = None) -> list[str]:
     """An LLM-written fuller query for a query of at most ``SHORT_QUERY_WORDS`` words; [] for longer
     ones, without an LLM, or when it fails."""
     words = re.findall(r"\w+", question)
@@ -109,7 +114,8 @@ def expand_short(llm: ChatLLM | None, question: str, notes: list[str] | None = N
     if llm is None:
         return []  # the retriever's own expansion (retrieve/expand.py) covers the no-LLM case
     try:
-        out = _one_line(llm.complete(prompts.expand_short_messages(question), max_tokens=_QUERY_TOKENS, temperature=0))
+        out = _one_line(llm.complete(prompts.expand_short_messages(question), max_tokens=_QUERY_TOKENS, temperature=0,
+                                        deadline=deadline))
     except LLMError as exc:
         _note(notes, f"short-query expansion skipped: {exc}")
         return []
@@ -125,22 +131,24 @@ def plan_query(
     hyde: bool = False,
     multi_query: int = 0,
     expand: bool = True,
+    deadline: float | None = None,
 ) -> QueryPlan:
+    """``deadline`` (``time.monotonic()``): the question's LLM budget; steps past it fall back."""
     plan = QueryPlan(question=question, standalone=question)
     t0 = time.perf_counter()
-    plan.standalone = rewrite(llm, question, history, history_turns, plan.notes)
+    plan.standalone = rewrite(llm, question, history, history_turns, plan.notes, deadline)
     plan.rewritten = plan.standalone != question
     plan.timings_ms["rewrite"] = _ms(t0)
     t1 = time.perf_counter()
     extra: list[str] = []
     if hyde:
-        passage = hyde_passage(llm, plan.standalone, plan.notes)
+        passage = hyde_passage(llm, plan.standalone, plan.notes, deadline)
         if passage:
             extra.append(passage)
     if multi_query:
-        extra.extend(multi_queries(llm, plan.standalone, multi_query, plan.notes))
+        extra.extend(multi_queries(llm, plan.standalone, multi_query, plan.notes, deadline))
     if expand:
-        extra.extend(expand_short(llm, plan.standalone, plan.notes))
+        extra.extend(expand_short(llm, plan.standalone, plan.notes, deadline))
     plan.extra_queries = [q for i, q in enumerate(extra) if q and q not in extra[:i] and q != plan.standalone]
     if hyde or multi_query or expand:
         plan.timings_ms["expand"] = _ms(t1)

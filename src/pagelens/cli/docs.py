@@ -7,10 +7,11 @@ from typing import Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.markup import escape
 from rich.table import Table
 
-from pagelens.cli.output import err_console, fail, handle_errors, open_app, out_console, print_json
+from pagelens.cli.output import (
+    err_console, fail, handle_errors, open_app, out_console, print_json, safe_markup, terminal_safe,
+)
 from pagelens.models import IngestResult
 
 
@@ -28,6 +29,7 @@ def ingest(
     as_json: bool = typer.Option(False, "--json", help="Print the machine-readable summary to stdout."),
     no_index: bool = typer.Option(False, "--no-index", help="Parse and store elements only; skip embedding."),
     ocr: Optional[str] = typer.Option(None, "--ocr", help="OCR engine: auto|tesseract|easyocr|rapidocr|off."),
+    sync: bool = typer.Option(False, "--sync", help="Also remove the documents whose files left the given folders."),
 ) -> None:
     """Parse PDFs into typed elements, store them, and index them for search."""
     with open_app(ctx, **{"ingest.ocr": ocr}) as app:
@@ -41,15 +43,21 @@ def ingest(
             def progress(name: str, stage: str, done: int, total: int) -> None:
                 key = (name, stage)
                 if key not in tasks:
-                    tasks[key] = bars.add_task(f"{stage:5} {name}", total=total)
+                    tasks[key] = bars.add_task(f"{stage:5} {safe_markup(name)}", total=total)
                 bars.update(tasks[key], completed=done, total=total)
 
             results = app.ingest(paths, progress=progress, index=not no_index)
-    if not results:
+        removed = app.coordinator.sync(paths, keep=[r.doc_id for r in results]) if sync else []
+    if not results and not sync:
         fail("no PDF files found in " + ", ".join(map(str, paths)))
     if as_json:
-        print_json({"documents": [_result_json(r) for r in results]})
+        data = {"documents": [_result_json(r) for r in results]}
+        if sync:
+            data["removed"] = [{"doc_id": d.doc_id, "name": d.name, "path": d.path} for d in removed]
+        print_json(data)
     else:
+        for d in removed:
+            out_console().print(f"[green]removed  [/green] {safe_markup(d.name)} ({d.doc_id[:12]}): its file left the folder")
         for r in results:
             _print_result(r)
     if any(r.status == "failed" for r in results):
@@ -65,17 +73,17 @@ def _result_json(r: IngestResult) -> dict:
 
 def _print_result(r: IngestResult) -> None:
     if r.status == "failed":
-        err_console().print(f"[red]failed[/red]    {escape(r.error or '')}")
+        err_console().print(f"[red]failed[/red]    {safe_markup(r.error or '')}")
         return
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(r.elements.items(), key=lambda kv: -kv[1]))
     total = sum(r.elements.values())
     ocr = f", {r.ocr_pages} OCR'd" if r.ocr_pages else ""
     out_console().print(
-        f"[green]{r.status:9}[/green] {escape(r.name)}: {r.pages} pages{ocr}, {total} elements ({kinds})"
+        f"[green]{r.status:9}[/green] {safe_markup(r.name)}: {r.pages} pages{ocr}, {total} elements ({kinds})"
         f"{f', {r.chunks} chunks' if r.chunks else ''} in {r.seconds:.1f}s"
     )
     for line in r.page_errors:
-        err_console().print(f"[yellow]page failed[/yellow] {escape(line)}")
+        err_console().print(f"[yellow]page failed[/yellow] {safe_markup(line)}")
 
 
 @handle_errors
@@ -92,8 +100,8 @@ def ls(ctx: typer.Context, as_json: bool = typer.Option(False, "--json")) -> Non
     table = Table("doc id", "name", "pages", "elements", "OCR pages", "version", "title", box=None)
     for d in docs:
         table.add_row(
-            d.doc_id[:12], d.name, str(d.pages), str(sum(d.element_counts.values())),
-            str(len(d.ocr_pages)), str(d.version), (d.title or "")[:60],
+            d.doc_id[:12], safe_markup(d.name), str(d.pages), str(sum(d.element_counts.values())),
+            str(len(d.ocr_pages)), str(d.version), safe_markup((d.title or "")[:60]),
         )
     out_console().print(table)
 
@@ -103,7 +111,7 @@ def rm(ctx: typer.Context, doc: str = typer.Argument(..., help="Doc id (or prefi
     """Remove a document, its elements and its vectors."""
     with open_app(ctx) as app:
         removed = app.remove(doc)
-    out_console().print(f"removed {removed.name} ({removed.doc_id[:12]})", markup=False)
+    out_console().print(f"removed {terminal_safe(removed.name)} ({removed.doc_id[:12]})", markup=False)
 
 
 @handle_errors
@@ -123,7 +131,7 @@ def show(
     if as_json:
         print_json({"document": d.model_dump(mode="json"), "elements": [e.model_dump(mode="json") for e in els]})
         return
-    out_console().print(f"[bold]{escape(d.name)}[/bold] {d.doc_id[:12]} · {d.pages} pages · {escape(d.title or '')}")
+    out_console().print(f"[bold]{safe_markup(d.name)}[/bold] {d.doc_id[:12]} · {d.pages} pages · {safe_markup(d.title or '')}")
     current = None
     for e in els:
         if e.page != current:
@@ -135,5 +143,5 @@ def show(
             body = f"[{e.figure.source} image {e.figure.width}x{e.figure.height}: {png}]\n{e.figure.caption or ''}\n{e.text}".strip()
         box = ",".join(f"{c:.0f}" for c in e.bbox) if e.bbox else "-"
         section = " > ".join(e.section)
-        out_console().print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {escape(section)}[/dim]", markup=True)
-        out_console().print("    " + body.replace("\n", "\n    "), markup=False)
+        out_console().print(f"[cyan]{e.order:3} {e.kind.value:11}[/cyan] [dim]({box}) {safe_markup(section)}[/dim]", markup=True)
+        out_console().print("    " + terminal_safe(body).replace("\n", "\n    "), markup=False)

@@ -52,6 +52,8 @@ def _global(
 docs.register(app)
 query.register(app)
 tools.register(app)
+from pagelens.cli import check as check_cmd  # noqa: E402  (appended: keeps merges local)
+check_cmd.register(app)
 
 
 def main() -> None:

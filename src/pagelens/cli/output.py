@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +21,23 @@ from rich.markup import escape
 from pagelens.errors import PagelensError
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+)
+
+
+def terminal_safe(text: str) -> str:
+    """Text from a PDF (or a model that read one) made harmless for a terminal: control characters
+    (escape sequences, carriage returns, bells) and bidi overrides become U+FFFD; newlines and tabs
+    stay. Rich markup must still be escaped where it is printed with markup on (``safe_markup``)."""
+    return _UNSAFE.sub("\ufffd", text)
+
+
+def safe_markup(text: str) -> str:
+    """``terminal_safe`` and Rich-escaped: for document text inside a markup string or a table cell."""
+    return escape(terminal_safe(text))
+
 
 def err_console() -> Console:
     """Messages, warnings and progress: stderr (built per use: no module-level state)."""
@@ -39,6 +57,11 @@ class State:
     def settings(self, **more: Any) -> Any:
         from pagelens.settings import Settings
 
+        if not self.quiet and not os.environ.get("PAGELENS_CONFIG") and os.path.isfile("pagelens.toml"):
+            err_console().print(
+                "[yellow]warning:[/yellow] ./pagelens.toml is not read: settings files are read only when named "
+                "(--config pagelens.toml or PAGELENS_CONFIG)"
+            )
         try:
             base = Settings()
             return base.with_overrides(**{**self.overrides, **more})
@@ -49,7 +72,7 @@ class State:
 
 
 def fail(message: str, code: int = 1) -> None:
-    err_console().print(f"[red]error:[/red] {escape(message)}", markup=True, highlight=False)
+    err_console().print(f"[red]error:[/red] {safe_markup(message)}", markup=True, highlight=False)
     raise typer.Exit(code)
 
 
@@ -82,7 +105,7 @@ def open_app(ctx: typer.Context, **overrides: Any) -> Iterator[Any]:
 
     state: State = ctx.obj
     settings = state.settings(**overrides)
-    warn = (lambda m: None) if state.quiet else (lambda m: err_console().print(f"[yellow]warning:[/yellow] {escape(m)}"))
+    warn = (lambda m: None) if state.quiet else (lambda m: err_console().print(f"[yellow]warning:[/yellow] {safe_markup(m)}"))
     app = Pagelens(settings, warn=warn)
     try:
         yield app

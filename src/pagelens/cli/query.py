@@ -8,7 +8,9 @@ from typing import Any, Optional
 import typer
 from rich.markup import escape
 
-from pagelens.cli.output import err_console, handle_errors, open_app, out_console, print_json, read_jsonl
+from pagelens.cli.output import (
+    err_console, handle_errors, open_app, out_console, print_json, read_jsonl, terminal_safe,
+)
 from pagelens.models import Answer, SearchHit
 
 MODES = ("hybrid", "dense", "sparse", "image")
@@ -44,6 +46,7 @@ def answer_json(a: Answer) -> dict[str, Any]:
         "model": a.model,
         "cached": a.cached,
         "timings_ms": a.timings_ms,
+        "notes": a.notes,
     }
 
 
@@ -77,13 +80,13 @@ def search(
     for h in hits:
         c = h.chunk
         chans = " ".join(f"{n}={v:.3g}" for n, v in h.channels.items() if not n.endswith("_rank"))
-        out_console().print(f"[bold]{h.rank}.[/bold] {escape(c.doc_name)} p.{c.page} [cyan]{c.kind}[/cyan] "
+        out_console().print(f"[bold]{h.rank}.[/bold] {escape(terminal_safe(c.doc_name))} p.{c.page} [cyan]{c.kind}[/cyan] "
                           f"score {h.score:.4f} [dim]{chans}[/dim]")
         out_console().print("   " + _snippet(c.text), markup=False)
 
 
 def _snippet(text: str, n: int = 300) -> str:
-    t = " ".join(text.split())
+    t = " ".join(terminal_safe(text).split())
     return t if len(t) <= n else t[: n - 1] + "…"
 
 
@@ -95,7 +98,7 @@ def _print_sources(a: Answer) -> None:
     for i, h in enumerate(a.sources, 1):
         c = h.chunk
         mark = "*" if i in cited else " "
-        out_console().print(f"{mark}[{i}] {c.doc_name} p.{c.page} {c.kind} (score {h.score:.3f})  ", end="", markup=False)
+        out_console().print(f"{mark}[{i}] {terminal_safe(c.doc_name)} p.{c.page} {c.kind} (score {h.score:.3f})  ", end="", markup=False)
         out_console().print(_snippet(c.text, 120), markup=False, style="dim")
     if a.invalid_citations:
         err_console().print(f"[yellow]warning:[/yellow] the answer cites sources that do not exist: {a.invalid_citations}")
@@ -108,14 +111,19 @@ def _stream_answer(app: Any, question: str, **kw: Any) -> Answer:
         kind = event.get("type")
         if kind == "token":
             streamed = True
-            sys.stdout.write(event["text"])
+            sys.stdout.write(terminal_safe(event["text"]))
             sys.stdout.flush()
+        elif kind == "reset":  # the LLM ran out of time mid-answer: the extractive answer follows
+            sys.stdout.write("\n")
+            err_console().print(f"[yellow]note:[/yellow] {escape(terminal_safe(event.get('reason', '')))}")
         elif kind == "done":
             answer = event["answer"]
     assert answer is not None, "answer stream ended without a 'done' event"
     if not streamed:
-        sys.stdout.write(answer.answer)
+        sys.stdout.write(terminal_safe(answer.answer))
     sys.stdout.write("\n")
+    for note in answer.notes:
+        err_console().print(f"[yellow]note:[/yellow] {escape(terminal_safe(note))}")
     return answer
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
 from pagelens.errors import ComponentUnavailable
+from pagelens.redact import secret
 from pagelens.settings import IndexSettings
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def create_text_embedder(ix: IndexSettings, *, transport: httpx.BaseTransport | 
         from pagelens.embed.http import OpenAIEmbeddings
 
         return OpenAIEmbeddings(
-            ix.embed_url, ix.embedder, api_key=ix.embed_api_key, transport=transport, batch_size=ix.embed_batch_size
+            ix.embed_url, ix.embedder, api_key=secret(ix.embed_api_key), transport=transport, batch_size=ix.embed_batch_size
         )
     from pagelens.embed.sentence import SentenceTransformerEmbedder
 
@@ -65,7 +66,7 @@ def embedder_status(ix: IndexSettings, *, probe: bool = True) -> tuple[bool, str
             return True, f"endpoint {ix.embed_url} model {ix.embedder} (not contacted)"
         from pagelens.embed.http import OpenAIEmbeddings
 
-        client = OpenAIEmbeddings(ix.embed_url, ix.embedder, api_key=ix.embed_api_key, timeout_s=2.0, retries=0)
+        client = OpenAIEmbeddings(ix.embed_url, ix.embedder, api_key=secret(ix.embed_api_key), timeout_s=2.0, retries=0)
         try:
             dim = client.dim
         except ComponentUnavailable as exc:

@@ -18,6 +18,7 @@ import httpx
 import numpy as np
 
 from pagelens.errors import ComponentUnavailable
+from pagelens.redact import mask_url, redact_http_logs
 
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 30.0
@@ -37,6 +38,7 @@ def post_json(
     """POST ``body`` and return the decoded JSON, retrying 429/5xx and connection errors with
     exponential backoff (honouring ``Retry-After``). Failures become :class:`ComponentUnavailable`."""
     last = "no attempt made"
+    shown = mask_url(url)
     for attempt in range(retries + 1):
         delay = backoff_s * (2**attempt)
         try:
@@ -48,14 +50,14 @@ def post_json(
                 try:
                     return response.json()
                 except ValueError as exc:
-                    raise ComponentUnavailable(component, f"POST {url} returned invalid JSON: {exc}", fix) from exc
+                    raise ComponentUnavailable(component, f"POST {shown} returned invalid JSON: {exc}", fix) from exc
             last = f"HTTP {response.status_code}: {response.text[:200].strip()}"
             if response.status_code not in RETRY_STATUS:
-                raise ComponentUnavailable(component, f"POST {url} failed: {last}", fix)
+                raise ComponentUnavailable(component, f"POST {shown} failed: {last}", fix)
             delay = max(delay, _retry_after(response))
         if attempt < retries:
             time.sleep(delay)
-    raise ComponentUnavailable(component, f"POST {url} failed after {retries + 1} attempts: {last}", fix)
+    raise ComponentUnavailable(component, f"POST {shown} failed after {retries + 1} attempts: {last}", fix)
 
 
 def _retry_after(response: httpx.Response) -> float:
@@ -94,6 +96,7 @@ class OpenAIEmbeddings:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/embeddings"
+        redact_http_logs()
         self.name = model
         self.model = model
         self.batch_size = batch_size
@@ -130,17 +133,17 @@ class OpenAIEmbeddings:
             items = sorted(data["data"], key=lambda item: item.get("index", 0))
             vectors = np.asarray([item["embedding"] for item in items], dtype=np.float32)
         except (KeyError, TypeError, ValueError) as exc:
-            raise ComponentUnavailable("embeddings", f"{self.url} returned an unexpected body: {exc!r}", fix) from exc
+            raise ComponentUnavailable("embeddings", f"{mask_url(self.url)} returned an unexpected body: {exc!r}", fix) from exc
         if vectors.ndim != 2 or vectors.shape[0] != len(batch):
             raise ComponentUnavailable(
-                "embeddings", f"{self.url} returned {vectors.shape[0]} vectors for {len(batch)} texts", fix
+                "embeddings", f"{mask_url(self.url)} returned {vectors.shape[0]} vectors for {len(batch)} texts", fix
             )
         with self._lock:
             if self._dim is None:
                 self._dim = int(vectors.shape[1])
         if vectors.shape[1] != self._dim:
             raise ComponentUnavailable(
-                "embeddings", f"{self.url} returned dimension {vectors.shape[1]}, expected {self._dim}", fix
+                "embeddings", f"{mask_url(self.url)} returned dimension {vectors.shape[1]}, expected {self._dim}", fix
             )
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.where(norms == 0.0, 1.0, norms)
@@ -152,4 +155,4 @@ class OpenAIEmbeddings:
         self._client.close()
 
     def __repr__(self) -> str:
-        return f"OpenAIEmbeddings({self.base_url!r}, {self.model!r})"
+        return f"OpenAIEmbeddings({mask_url(self.base_url)!r}, {self.model!r})"

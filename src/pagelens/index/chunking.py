@@ -315,7 +315,8 @@ def figure_text(el: Element, caption: str | None) -> str:
     if f.ocr_text:
         parts.append("Text in image: " + " ".join(f.ocr_text.split()))
     if f.description:
-        parts.append("Description: " + f.description.strip())
+        # A vision model wrote it: marked as such, never passed off as the document's own text.
+        parts.append("[Model-generated description, not document text] " + " ".join(f.description.split()))
     return "\n".join(p for p in parts if p.strip())
 
 

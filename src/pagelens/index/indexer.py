@@ -22,6 +22,7 @@ import numpy as np
 
 from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
 from pagelens.errors import NotFoundError
+from pagelens.faults import crash_point
 from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.chunking import chunk_document
 from pagelens.models import Chunk
@@ -36,6 +37,7 @@ ProgressFn = Callable[[int, int], None]
 SPARSE_ONLY_KINDS = frozenset({"table_rows"})
 """Row groups exist for exact cell lookups (BM25); their table's own chunk carries the dense vector.
 On the dev set dropping their dense vectors changed no ranking and saved 23% of the embedding work."""
+MODEL_DESCRIPTION_LABEL = "[Model-generated description, not document text]"
 ROUND_BATCHES = 4  # embedder batches per upsert round: bounds memory and the work a crash loses
 
 
@@ -103,6 +105,7 @@ class Indexer:
         self.image_embedder = image_embedder
         self.enricher = enricher
         self.collection = settings.index_name()
+        self._recorded = False
 
     def spec(self) -> VectorSpec:
         dim = self.embedder.dim
@@ -113,6 +116,11 @@ class Indexer:
 
     def ensure(self) -> None:
         self.store.ensure_collection(self.collection, self.spec())
+        if not self._recorded:
+            # What built this collection, so that `pagelens check` can name it once it is an old one.
+            self._recorded = True
+            if self.catalog.cache_get("index-identity", self.collection) is None:
+                self.catalog.cache_put("index-identity", self.collection, self.settings.index_identity())
 
     # -- chunks -----------------------------------------------------------------------------------
     def chunks(self, doc_id: str) -> list[Chunk]:
@@ -140,9 +148,11 @@ class Indexer:
             progress(done, len(chunks))
         for batch in self._rounds(todo):
             self.store.upsert(self.collection, self._points(batch))
+            crash_point(self.settings.fault_at, "upsert")
             done += len(batch)
             if progress:
                 progress(done, len(chunks))
+        crash_point(self.settings.fault_at, "mark")
         if mark:
             self.catalog.mark_indexed(doc_id, self.collection, len(chunks))
         return len(chunks)
@@ -188,8 +198,10 @@ class Indexer:
             description = self.enricher.describe_figure(self.images.get(chunk.image), chunk)
             if description and description.strip():
                 # The id stays that of the parsed figure, so re-indexing remains idempotent.
-                chunk.text = f"{chunk.text}\nDescription: {description.strip()}".strip()
-                chunk.embed_text = f"{chunk.embed_text}\nDescription: {description.strip()}"
+                # Marked as model-made: it is not document text, and prompts and readers must know.
+                note = f"{MODEL_DESCRIPTION_LABEL} {' '.join(description.split())}"
+                chunk.text = f"{chunk.text}\n{note}".strip()
+                chunk.embed_text = f"{chunk.embed_text}\n{note}"
 
     def _summaries(self, chunks: list[Chunk]) -> dict[str, list[float]]:
         if self.enricher is None:

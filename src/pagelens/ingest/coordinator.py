@@ -5,17 +5,25 @@ Parse → forget the vectors of replaced versions → index → invalidate the a
 eval harness all call this object; the facade only builds it.
 
 Components come from a provider (the facade) lazily, so a `--no-index` run never loads a model.
+
+The catalog is the source of truth; the vector index follows it. Vector work a change owes (delete
+the points of a replaced or removed version, upsert a parsed one) is recorded in the catalog in the
+change's own transaction and replayed (``replay_pending``) at the start of every ingest, removal,
+search and check until the engine confirms it, so a crash between the two stores never leaves stale
+or missing vectors for long.
 """
 
 from __future__ import annotations
 
 import contextlib
+import re
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pagelens.errors import PagelensError
+from pagelens.faults import crash_point
 from pagelens.models import Document, IngestResult
 
 if TYPE_CHECKING:
@@ -46,6 +54,10 @@ class IngestCoordinator:
         results: list[IngestResult] = []
         files = expand_paths(paths)
         with self.lock:
+            # Every writer takes the home first (the vector store's owner lock), --no-index included;
+            # then it settles what an earlier run left owed to the index.
+            self.c.store  # noqa: B018
+            self._replay_locked(upserts=index)
             if index and files and self._child_parsing_possible():
                 self._ingest_with_child(files, progress, results)
             else:
@@ -105,7 +117,7 @@ class IngestCoordinator:
         # leaves parsed documents that the next run indexes (indexing is idempotent and resumable).
         for path in files:
             on_page = (lambda done, total, n=path.name: progress(n, "parse", done, total)) if progress else None
-            result = self.c.ingestor.ingest_file(path, progress=on_page)
+            result = self.c.ingestor.ingest_file(path, progress=on_page, index=index)
             if result.replaced:
                 self.forget_vectors(result.replaced)
             results.append(result)
@@ -122,12 +134,13 @@ class IngestCoordinator:
     def _index(
         self, result: IngestResult, progress: Progress | None, marks: list[tuple[str, int]] | None = None
     ) -> None:
+        """Index one document; any failure fails that document only, never the batch."""
         indexer = self.c.indexer
         try:
-            if self.catalog.is_indexed(result.doc_id, indexer.collection) and self.c.store.count(
-                indexer.collection, result.doc_id
-            ):
-                return  # (a catalog that says "indexed" over a lost vector folder is re-indexed)
+            if self.catalog.has_vector_job(result.doc_id, "delete"):
+                self.forget_vectors(result.doc_id)  # an old removal of this same content comes first
+            if self._complete(result.doc_id):
+                return  # (one that lost some or all of its points is indexed again: missing ones only)
             on_chunk = (lambda done, total: progress(result.name, "index", done, total)) if progress else None
             result.chunks = indexer.index_document(result.doc_id, progress=on_chunk, mark=marks is None)
             if marks is not None:
@@ -137,25 +150,104 @@ class IngestCoordinator:
         except PagelensError as exc:
             result.status = "failed"
             result.error = f"{result.name}: index: {exc}"
+        except Exception as exc:  # noqa: BLE001 - a bug or a library error on one document
+            result.status = "failed"
+            result.error = f"{result.name}: index: unexpected {type(exc).__name__}: {' '.join(str(exc).split())[:200]}"
+
+    def _complete(self, doc_id: str) -> bool:
+        """Whether the index holds every point the catalog recorded for the document."""
+        collection = self.c.indexer.collection
+        expected = self.catalog.indexed_chunks(doc_id, collection)
+        return expected is not None and self.c.store.count(collection, doc_id) >= expected
+
+    # -- pending vector work ----------------------------------------------------------------------
+    def replay_pending(self, upserts: bool = True, blocking: bool = True) -> bool:
+        """Do the vector work the catalog says is still owed (deletes, then upserts when
+        ``upserts``); returns False when another job holds the coordinator and ``blocking`` is off
+        (that job replays itself)."""
+        if not self.lock.acquire(blocking=blocking):
+            return False
+        try:
+            self._replay_locked(upserts)
+        finally:
+            self.lock.release()
+        return True
+
+    def _replay_locked(self, upserts: bool) -> None:
+        # Elements a killed parse staged (no parse runs now: this process holds the coordinator and
+        # the home, and parser processes are only started under both).
+        self.catalog.discard_staged()
+        jobs = self.catalog.vector_jobs()
+        for doc_id, op in jobs:
+            if op == "delete":
+                self.forget_vectors(doc_id)
+        if not upserts:
+            return
+        for doc_id, op in jobs:
+            doc = self.catalog.get_document(doc_id) if op == "upsert" else None
+            if doc is not None:
+                result = IngestResult(doc_id=doc_id, name=doc.name, path=doc.path, status="unchanged")
+                self._index(result, None)
+                if result.status == "failed":
+                    self.c.warn(f"pending indexing of {doc.name} not done yet: {result.error}")
 
     # -- removing ---------------------------------------------------------------------------------
-    def forget_vectors(self, doc_id: str) -> None:
-        """Drop a document version's vectors and the cached answers that cited it."""
+    def forget_vectors(self, doc_id: str) -> bool:
+        """Drop a document version's vectors and the cached answers that cited it.
+
+        The catalog holds the pending delete (recorded with the change that caused it); it is
+        cleared only once the engine has done it, so a failure here is retried at the next open.
+        Returns whether the delete is confirmed."""
+        crash_point(self.settings.fault_at, "forget")
         try:
-            self.c.indexer.remove_document(doc_id)
+            cache = self.c.answer_cache
+            store = self.c.store
+            collections = {self.settings.index_name(), *index_collections(store, self.settings.index.collection_prefix)}
+            for collection in sorted(collections):
+                store.delete_doc(collection, doc_id)
+            if cache is not None:
+                cache.invalidate_docs([doc_id])
         except PagelensError as exc:
-            self.c.warn(f"could not remove vectors of replaced document {doc_id[:12]}: {exc}")
-        cache = self.c.answer_cache
-        if cache is not None:
-            cache.invalidate_docs([doc_id])
+            self.c.warn(f"could not remove the vectors of document {doc_id[:12]} yet (retried at the next open): {exc}")
+            return False
+        crash_point(self.settings.fault_at, "forget-confirm")
+        self.catalog.confirm_delete(doc_id)
+        return True
 
     def remove(self, ref: str) -> Document:
+        """Remove a document: the catalog row goes at once (with its pending vector delete, in one
+        transaction), the vectors right after; if that fails they go at the next open, and search
+        never shows them meanwhile (hits are checked against the catalog)."""
         with self.lock:
+            self.c.store  # noqa: B018  (the home's owner lock, before any write)
+            self._replay_locked(upserts=False)  # deletes an earlier run left owed
             doc = self.catalog.resolve(ref)
-            self.forget_vectors(doc.doc_id)
             with self.catalog.transaction() as conn:
                 self.catalog.delete_document(conn, doc.doc_id)
+            self.forget_vectors(doc.doc_id)
             return doc
+
+    def sync(self, folders: Iterable[Path | str], keep: Iterable[str | None] = ()) -> list[Document]:
+        """Remove the documents whose files were under ``folders`` and are gone (folder sync).
+        ``keep``: doc ids just ingested (a moved file keeps its document)."""
+        roots = [Path(f).resolve() for f in folders if Path(f).is_dir()]
+        kept = {k for k in keep if k}
+        removed: list[Document] = []
+        for doc in self.catalog.documents():
+            path = Path(doc.path)
+            if doc.doc_id in kept or path.exists() or not any(path.is_relative_to(r) for r in roots):
+                continue
+            removed.append(self.remove(doc.doc_id))
+        return removed
+
+
+def index_collections(store: Any, prefix: str) -> list[str]:
+    """The index collections (``<prefix>_<12 hex>``, any index identity) the engine holds."""
+    lister = getattr(store, "collections", None)
+    if lister is None:
+        return []
+    pattern = re.compile(rf"^{re.escape(prefix)}_[0-9a-f]{{12}}$")
+    return [name for name in lister() if pattern.match(name)]
 
 
 def expand_paths(paths: Iterable[Path | str]) -> list[Path]:

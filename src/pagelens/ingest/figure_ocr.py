@@ -3,8 +3,8 @@ thread goes on parsing pages.
 
 Pages wait in a short queue until their figures are read, then are written in page order; the queue
 is bounded so memory stays flat in page count. Results are cached per (figure image, engine) in the
-catalog by the main thread only (the worker never touches the catalog, which the ingest transaction
-holds).
+catalog by the main thread only (the worker never touches the catalog); each is committed at once, so
+a crash later in the document keeps them.
 """
 
 from __future__ import annotations

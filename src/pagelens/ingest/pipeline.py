@@ -55,8 +55,11 @@ class Ingestor:
         self.warn = warn or (lambda message: None)
 
     # -- public ---------------------------------------------------------------------------------
-    def ingest_file(self, path: Path, progress: ProgressFn | None = None) -> IngestResult:
-        """Ingest one file. Never raises for bad input: failures come back as status 'failed'."""
+    def ingest_file(self, path: Path, progress: ProgressFn | None = None, index: bool = True) -> IngestResult:
+        """Ingest one file. Never raises for bad input: failures come back as status 'failed'.
+
+        ``index`` records, with the document, that its vectors are owed (a pending upsert that the
+        coordinator replays until the index confirms it); ``False`` for a parse-only run."""
         path = Path(path)
         started = time.perf_counter()
         result = IngestResult(doc_id=None, name=path.name, path=str(path.resolve()), status="failed")
@@ -73,7 +76,7 @@ class Ingestor:
                 return result
             pdf = open_pdf(path, data)
             try:
-                doc = self._parse(pdf, path, doc_id, progress, result)
+                doc = self._parse(pdf, path, doc_id, progress, result, index)
             finally:
                 pdf.close()
             result.pages = doc.pages
@@ -91,7 +94,8 @@ class Ingestor:
 
     # -- internals ------------------------------------------------------------------------------
     def _parse(
-        self, pdf: pymupdf.Document, path: Path, doc_id: str, progress: ProgressFn | None, result: IngestResult
+        self, pdf: pymupdf.Document, path: Path, doc_id: str, progress: ProgressFn | None, result: IngestResult,
+        index: bool = True,
     ) -> Document:
         started = time.perf_counter()
         resolved = str(path.resolve())
@@ -110,53 +114,68 @@ class Ingestor:
         counts: dict[str, int] = {}
         prev_tables: list[Element] = []
 
+        # Pages are parsed outside any long catalog transaction: each page's elements are staged in a
+        # short one (memory stays flat), OCR results are committed as they are made (a crash late in a
+        # long scan keeps the pages already read), and the catalog stays writable for others between
+        # pages. The document becomes visible in one short transaction at the end, so a killed parse
+        # still leaves nothing half-written (its staged rows are dropped by the next run).
+        meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
+        self.catalog.discard_staged(doc_id)
+
+        def write(payload: object) -> None:
+            els, done = payload  # type: ignore[misc]
+            self.catalog.stage_elements(doc_id, els)
+            if progress:
+                progress(done, pdf.page_count)
+
+        warned: dict[str, list[int]] = {}
+        figure_engine = self.ocr if self.settings.ocr_figures else None
+        queue = FigureOcrQueue(
+            figure_engine, self.catalog, self.images, write, warn=lambda m: self.warn(f"{path.name}: {m}"),
+            vector=self.settings.ocr_vector_figures,
+        )
+        try:
+            for pno in range(pdf.page_count):
+                parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
+                for w in parsed.warnings:
+                    warned.setdefault(w, []).append(pno + 1)
+                if parsed.error:
+                    doc.failed_pages[pno + 1] = parsed.error
+                if parsed.ocr:
+                    doc.ocr_pages.append(pno + 1)
+                els = parsed.elements
+                if pno == 0:
+                    els = meta_elements + els
+                cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
+                tables.mark_continuations(prev_tables, cur_tables)
+                prev_tables = cur_tables
+                tracker.assign(els)
+                self._finalize(els, counts)
+                queue.add(els, (els, pno + 1))
+            queue.finish()
+        except BaseException:
+            queue.close()
+            self.catalog.discard_staged(doc_id)
+            raise
+        queue.close()
+        for message, pages in warned.items():
+            self.warn(f"{path.name}: {message} on {page_list(pages)}")
+        if doc.failed_pages and len(doc.failed_pages) == pdf.page_count:
+            self.catalog.discard_staged(doc_id)
+            first = next(iter(doc.failed_pages.values()))
+            raise DocumentError(f"every page failed (first: {first})", file=path, stage="parse")
+        doc.element_counts = counts
+        doc.seconds = round(time.perf_counter() - started, 3)
         with self.catalog.transaction() as conn:
+            previous = self.catalog.latest_by_path(resolved)  # again: under the write lock now
             self.catalog.begin_document(conn, doc)
-            meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
-
-            def write(payload: object) -> None:
-                els, done = payload  # type: ignore[misc]
-                self.catalog.add_elements(conn, els)
-                if progress:
-                    progress(done, pdf.page_count)
-
-            warned: dict[str, list[int]] = {}
-            figure_engine = self.ocr if self.settings.ocr_figures else None
-            queue = FigureOcrQueue(
-                figure_engine, self.catalog, self.images, write, warn=lambda m: self.warn(f"{path.name}: {m}"),
-                vector=self.settings.ocr_vector_figures,
-            )
-            try:
-                for pno in range(pdf.page_count):
-                    parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
-                    for w in parsed.warnings:
-                        warned.setdefault(w, []).append(pno + 1)
-                    if parsed.error:
-                        doc.failed_pages[pno + 1] = parsed.error
-                    if parsed.ocr:
-                        doc.ocr_pages.append(pno + 1)
-                    els = parsed.elements
-                    if pno == 0:
-                        els = meta_elements + els
-                    cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
-                    tables.mark_continuations(prev_tables, cur_tables)
-                    prev_tables = cur_tables
-                    tracker.assign(els)
-                    self._finalize(els, counts)
-                    queue.add(els, (els, pno + 1))
-                queue.finish()
-            finally:
-                queue.close()
-            for message, pages in warned.items():
-                self.warn(f"{path.name}: {message} on {page_list(pages)}")
-            if doc.failed_pages and len(doc.failed_pages) == pdf.page_count:
-                first = next(iter(doc.failed_pages.values()))
-                raise DocumentError(f"every page failed (first: {first})", file=path, stage="parse")
-            doc.element_counts = counts
-            doc.seconds = round(time.perf_counter() - started, 3)
-            self.catalog.update_document(conn, doc)
+            self.catalog.commit_staged(conn, doc_id)
+            if index:
+                # The vectors this version is owed, recorded with it: replayed until confirmed.
+                self.catalog.add_vector_job(conn, doc_id, "upsert")
             if previous is not None and previous.doc_id != doc_id:
-                # A changed file replaces its earlier version in the same transaction.
+                # A changed file replaces its earlier version in the same transaction, which also
+                # records the pending delete of that version's vectors (Catalog.delete_document).
                 self.catalog.delete_document(conn, previous.doc_id)
                 result.replaced = previous.doc_id
         return doc

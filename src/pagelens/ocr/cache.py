@@ -7,10 +7,8 @@ key is sha256(PNG) + the engine's ``cache_id`` (engine, version, languages) + th
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 from typing import Any
 
-from pagelens.errors import StoreError
 from pagelens.ocr.protocol import OcrEngine, OcrLine
 
 NAMESPACE = "ocr"
@@ -36,8 +34,8 @@ def recognize(engine: OcrEngine, png: bytes, *, sparse: bool = False) -> list[Oc
 class CachedOcrEngine:
     """Wraps an engine; looks results up in ``catalog`` before running it.
 
-    A write made during an ingest transaction is a savepoint of that transaction (see
-    ``Catalog.transaction``): it is served at once and committed with the document.
+    Each result is committed as soon as it is made (the ingest pipeline holds no transaction while
+    it parses), so a crash on page 499 of a scan keeps the OCR of pages 1-498 for the next run.
     """
 
     def __init__(self, engine: OcrEngine, catalog: Any) -> None:
@@ -61,10 +59,7 @@ class CachedOcrEngine:
             return [_decode(row) for row in cached]
         self.misses += 1
         lines = recognize(self.engine, png, sparse=sparse)
-        try:
-            self.catalog.cache_put(NAMESPACE, key, [[ln.text, list(ln.bbox), ln.confidence, ln.block] for ln in lines])
-        except sqlite3.OperationalError as exc:
-            raise StoreError(f"catalog: ocr cache write failed: {exc}") from exc
+        self.catalog.cache_put(NAMESPACE, key, [[ln.text, list(ln.bbox), ln.confidence, ln.block] for ln in lines])
         return lines
 
 

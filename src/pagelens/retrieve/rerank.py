@@ -21,6 +21,7 @@ import httpx
 
 from pagelens.embed.http import post_json
 from pagelens.embed.sentence import quiet_loading, torch_threads
+from pagelens.redact import mask_url, redact_http_logs, secret
 from pagelens.errors import ComponentUnavailable
 from pagelens.settings import RetrievalSettings
 
@@ -104,8 +105,9 @@ class HttpReranker:
     ) -> None:
         url = url.rstrip("/")
         self.url = url if url.endswith("/rerank") else f"{url}/rerank"
+        redact_http_logs()
         self.model = model
-        self.name = f"rerank:{model or self.url}"
+        self.name = f"rerank:{model or mask_url(self.url)}"
         self.batch_size = batch_size  # TEI's default --max-client-batch-size is 32
         self.retries = retries
         self.backoff_s = backoff_s
@@ -139,7 +141,7 @@ class HttpReranker:
                 if n + 1 < len(dialects) and _schema_complaint(exc.reason):
                     continue  # the other dialect's body may be the one this server expects
                 raise
-            scores = _parse_scores(data, len(texts), self.url)
+            scores = _parse_scores(data, len(texts), mask_url(self.url))
             self.dialect = dialect
             return scores
         raise AssertionError("unreachable")  # pragma: no cover
@@ -148,7 +150,7 @@ class HttpReranker:
         self._client.close()
 
     def __repr__(self) -> str:
-        return f"HttpReranker({self.url!r}, model={self.model!r})"
+        return f"HttpReranker({mask_url(self.url)!r}, model={self.model!r})"
 
 
 def _schema_complaint(reason: str) -> bool:
@@ -175,7 +177,7 @@ def create_reranker(rs: RetrievalSettings) -> Reranker | None:
     """The configured reranker, or None when reranking is off. Raises ComponentUnavailable when a
     configured local model directory is unusable (the caller reports it once and ranks without)."""
     if rs.rerank_url:
-        return HttpReranker(rs.rerank_url, model=rs.rerank_model, api_key=rs.rerank_api_key)
+        return HttpReranker(rs.rerank_url, model=rs.rerank_model, api_key=secret(rs.rerank_api_key))
     if rs.reranker:
         return CrossEncoderReranker(rs.reranker)
     return None

@@ -15,6 +15,7 @@ reranked by a cross-encoder, then ordered so that the top ``k`` covers as many p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -57,8 +58,11 @@ class Retriever:
         sparse: SparseEncoder,
         image_embedder: ImageEmbedder | None = None,
         reranker: "Reranker | None" = None,
+        known_docs: Callable[[], set[str]] | None = None,
     ) -> None:
         self.settings = settings
+        # The catalog's document ids: a hit of any other id is a stale vector awaiting its delete.
+        self.known_docs = known_docs
         self.store = store
         self.embedder = embedder
         self.sparse = sparse
@@ -90,6 +94,9 @@ class Retriever:
         channels = self._channels(mode)
         candidates = self._fused(queries, channels, doc_ids, weights)
         candidates = dedupe(candidates)
+        if self.known_docs is not None:
+            known = self.known_docs()
+            candidates = [c for c in candidates if c.chunk.doc_id in known]
         if rerank and self.reranker is not None and candidates:
             candidates = self._rerank(rerank_query or query, candidates)
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)

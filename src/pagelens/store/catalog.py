@@ -1,7 +1,18 @@
 """The catalog: documents, their elements, OCR and LLM caches, in one SQLite file (WAL mode).
 
 A document becomes visible only when its ingest transaction commits, so a killed ingest leaves
-nothing half-written: the next run starts that file again from scratch.
+nothing half-written: the next run starts that file again from scratch. While a document parses, its
+elements are staged page by page in short transactions (``stage_elements``: memory stays flat and the
+write lock is free between pages) and moved in one short transaction at the end (``commit_staged``).
+
+The vector index is a second store that cannot join these transactions, so the work it still owes
+the catalog is written down here, in the same transaction as the change that causes it
+(``vector_jobs``): ``delete`` for a document version that left the catalog (replaced or removed),
+``upsert`` for a parsed document whose vectors are not confirmed yet. A job is cleared only when the
+engine has done it (``confirm_delete``, ``mark_indexed``); until then every open replays it
+(``IngestCoordinator.replay_pending``).
+
+SQLite errors are translated at this boundary into ``StoreError`` lines a user can act on.
 """
 
 from __future__ import annotations
@@ -17,6 +28,7 @@ from pathlib import Path
 
 from pagelens.errors import NotFoundError, StoreError
 from pagelens.models import Document, Element
+from pagelens.store.sqlite_errors import TranslatingConnection, translate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -44,6 +56,21 @@ CREATE TABLE IF NOT EXISTS indexed (
     chunks INTEGER NOT NULL,
     PRIMARY KEY (doc_id, index_name)
 );
+CREATE TABLE IF NOT EXISTS staged_elements (
+    id TEXT NOT NULL,
+    doc_id TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    ord INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (doc_id, id)
+);
+CREATE TABLE IF NOT EXISTS vector_jobs (
+    doc_id TEXT NOT NULL,
+    op TEXT NOT NULL CHECK (op IN ('delete', 'upsert')),
+    created REAL NOT NULL,
+    PRIMARY KEY (doc_id, op)
+);
 CREATE TABLE IF NOT EXISTS cache (
     namespace TEXT NOT NULL,
     key TEXT NOT NULL,
@@ -57,17 +84,18 @@ CREATE TABLE IF NOT EXISTS cache (
 class Catalog:
     """Thread-safe access to the catalog database under the data home."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._conn = sqlite3.connect(self.path, check_same_thread=False, timeout=30, isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.execute("PRAGMA foreign_keys=ON")
-            self._conn.executescript(SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"catalog {self.path}: {exc}") from exc
+            raw = sqlite3.connect(self.path, check_same_thread=False, timeout=busy_timeout_s, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path) from exc
+        self._conn = TranslatingConnection(raw, self.path)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._conn.executescript(SCHEMA)
         self._lock = threading.RLock()
 
     def close(self) -> None:
@@ -117,6 +145,33 @@ class Catalog:
         conn.executemany("INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows)
         return len(rows)
 
+    def stage_elements(self, doc_id: str, elements: Iterable[Element]) -> None:
+        """Stage a parsed page's elements, committed at once, invisible until ``commit_staged``."""
+        rows = [(e.id, doc_id, e.page, e.order, e.kind.value, e.model_dump_json()) for e in elements]
+        if rows:
+            with self.transaction() as conn:
+                conn.executemany(
+                    "INSERT OR REPLACE INTO staged_elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows
+                )
+
+    def commit_staged(self, conn: sqlite3.Connection, doc_id: str) -> None:
+        """Inside the document's transaction: its staged elements become its elements."""
+        conn.execute(
+            "INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) "
+            "SELECT id, doc_id, page, ord, kind, data FROM staged_elements WHERE doc_id=? ORDER BY page, ord",
+            (doc_id,),
+        )
+        conn.execute("DELETE FROM staged_elements WHERE doc_id=?", (doc_id,))
+
+    def discard_staged(self, doc_id: str | None = None) -> None:
+        """Drop staged elements of one document (a parse that failed or starts again), or all of them
+        (what killed parses left; only while no parse runs)."""
+        with self.transaction() as conn:
+            if doc_id is None:
+                conn.execute("DELETE FROM staged_elements")
+            else:
+                conn.execute("DELETE FROM staged_elements WHERE doc_id=?", (doc_id,))
+
     def get_document(self, doc_id: str) -> Document | None:
         with self._lock:
             row = self._conn.execute("SELECT meta FROM documents WHERE doc_id=?", (doc_id,)).fetchone()
@@ -150,6 +205,8 @@ class Catalog:
         return docs[0]
 
     def delete_document(self, conn: sqlite3.Connection, doc_id: str) -> None:
+        """Drop the document inside the caller's transaction, recording that its vectors must go."""
+        self.add_vector_job(conn, doc_id, "delete")
         conn.execute("DELETE FROM elements WHERE doc_id=?", (doc_id,))
         conn.execute("DELETE FROM indexed WHERE doc_id=?", (doc_id,))
         conn.execute("DELETE FROM documents WHERE doc_id=?", (doc_id,))
@@ -184,8 +241,64 @@ class Catalog:
 
     # -- index bookkeeping ----------------------------------------------------------------------
     def mark_indexed(self, doc_id: str, index_name: str, chunks: int) -> None:
+        """Record the document as indexed; this confirms (clears) its pending upsert."""
         with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is None:
+                return  # removed meanwhile: its pending delete stays and will clear the vectors
             conn.execute("INSERT OR REPLACE INTO indexed(doc_id, index_name, chunks) VALUES (?,?,?)", (doc_id, index_name, chunks))
+            conn.execute("DELETE FROM vector_jobs WHERE doc_id=? AND op='upsert'", (doc_id,))
+
+    def indexed_chunks(self, doc_id: str, index_name: str) -> int | None:
+        """The chunk count recorded when the document was indexed, or None if it is not."""
+        with self._lock:
+            row = self._conn.execute(
+                "SELECT chunks FROM indexed WHERE doc_id=? AND index_name=?", (doc_id, index_name)
+            ).fetchone()
+        return int(row[0]) if row else None
+
+    def doc_ids(self) -> set[str]:
+        """Every document id in the catalog (the search guard: hits of other ids are stale)."""
+        with self._lock:
+            return {r[0] for r in self._conn.execute("SELECT doc_id FROM documents")}
+
+    # -- pending vector work ----------------------------------------------------------------------
+    def add_vector_job(self, conn: sqlite3.Connection, doc_id: str, op: str) -> None:
+        """Record vector work owed for ``doc_id`` inside the caller's transaction. A pending delete
+        supersedes a pending upsert of the same version."""
+        if op == "delete":
+            conn.execute("DELETE FROM vector_jobs WHERE doc_id=? AND op='upsert'", (doc_id,))
+        conn.execute(
+            "INSERT OR IGNORE INTO vector_jobs(doc_id, op, created) VALUES (?,?,?)", (doc_id, op, time.time())
+        )
+
+    def vector_jobs(self, op: str | None = None) -> list[tuple[str, str]]:
+        """Pending (doc_id, op) pairs, oldest first."""
+        sql = "SELECT doc_id, op FROM vector_jobs"
+        args: tuple[str, ...] = ()
+        if op is not None:
+            sql += " WHERE op=?"
+            args = (op,)
+        with self._lock:
+            return [(r[0], r[1]) for r in self._conn.execute(sql + " ORDER BY created, doc_id", args)]
+
+    def has_vector_job(self, doc_id: str, op: str) -> bool:
+        with self._lock:
+            row = self._conn.execute("SELECT 1 FROM vector_jobs WHERE doc_id=? AND op=?", (doc_id, op)).fetchone()
+        return row is not None
+
+    def confirm_delete(self, doc_id: str) -> None:
+        """The engine has dropped the vectors of ``doc_id``: forget the pending delete. If the same
+        content is in the catalog again (removed, then ingested again), it is owed its vectors anew."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM vector_jobs WHERE doc_id=? AND op='delete'", (doc_id,))
+            if conn.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is not None:
+                conn.execute("DELETE FROM indexed WHERE doc_id=?", (doc_id,))
+                self.add_vector_job(conn, doc_id, "upsert")
+
+    def drop_index_marks(self, index_name: str) -> None:
+        """Forget which documents an index (collection) holds, e.g. after it was dropped."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM indexed WHERE index_name=?", (index_name,))
 
     def is_indexed(self, doc_id: str, index_name: str) -> bool:
         with self._lock:

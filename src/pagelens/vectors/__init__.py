@@ -54,8 +54,11 @@ def open_vector_store(settings: "Settings") -> VectorStore:
         except ImportError as exc:
             raise ComponentUnavailable("qdrant server", str(exc), "pip install qdrant-client") from exc
         # No background version probe: an unreachable server is reported by the first call instead.
-        client = QdrantClient(url=ix.qdrant_url, api_key=ix.qdrant_api_key, check_compatibility=False)
-        return QdrantServerStore(client, label=ix.qdrant_url, layout=ix.qdrant_collection)
+        from pagelens.redact import mask_url, redact_http_logs, secret
+
+        redact_http_logs()
+        client = QdrantClient(url=ix.qdrant_url, api_key=secret(ix.qdrant_api_key), check_compatibility=False)
+        return QdrantServerStore(client, label=mask_url(ix.qdrant_url), layout=ix.qdrant_collection)
 
     from pagelens.vectors.edge import EdgeVectorStore
 

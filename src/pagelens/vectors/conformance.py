@@ -132,6 +132,18 @@ class VectorStoreConformance:
         store.delete_doc(self.name, "never-indexed")
         assert store.count(self.name) == 22
 
+    def test_doc_point_ids_and_delete_ids(self, store: VectorStore) -> None:
+        assert store.doc_point_ids(self.name) == {}
+        self.filled(store)
+        groups = store.doc_point_ids(self.name)
+        assert groups["a"] == {point_id("a:0"), point_id("a:1")}
+        assert groups["b"] == {point_id("b:0"), point_id("b:1"), point_id("b:fig1")}
+        assert len(groups["c"]) == 20 and set(groups) == {"a", "b", "c"}
+        store.delete_ids(self.name, [point_id("a:1"), point_id("b:fig1"), point_id("zz:0")])
+        assert store.count(self.name) == 23
+        assert store.doc_point_ids(self.name)["a"] == {point_id("a:0")}
+        store.delete_ids(self.name, [])
+
     def test_existing_ids(self, store: VectorStore) -> None:
         self.filled(store)
         wanted = [point_id("a:0"), point_id("c:fig1"), point_id("zz:0")]

@@ -119,7 +119,10 @@ def _lock_fd(fd: int) -> None:
 def _command_line() -> str:
     argv = list(sys.argv) if sys.argv else []
     first = Path(argv[0]).name if argv and argv[0] not in ("", "-", "-c") else "python"
-    return " ".join([first, *argv[1:3]])[:80]
+    from pagelens.redact import mask_url
+
+    shown = [mask_url(a) if "://" in a else a for a in argv[1:3]]  # no credentials in OWNER or messages
+    return " ".join([first, *shown])[:80]
 
 
 class EdgeVectorStore(VectorStoreBase):
@@ -213,6 +216,26 @@ class EdgeVectorStore(VectorStoreBase):
         if shard is not None:
             op = self._q.UpdateOperation.delete_points_by_filter(self._filter([doc_id]))
             self._call(name, "delete", shard.update, op)
+
+    def delete_ids(self, name: str, ids: list[str]) -> None:
+        shard = self._shard(name, missing_ok=True)
+        if shard is not None and ids:
+            for start in range(0, len(ids), _UPSERT_BATCH):
+                part = [_uuid(name, i) for i in ids[start : start + _UPSERT_BATCH]]
+                self._call(name, "delete", shard.update, self._q.UpdateOperation.delete_points(part))
+
+    def doc_point_ids(self, name: str) -> dict[str, set[str]]:
+        shard = self._shard(name, missing_ok=True)
+        out: dict[str, set[str]] = {}
+        offset = None
+        while shard is not None:
+            request = self._q.ScrollRequest(offset=offset, limit=4096, with_payload=["doc_id"], with_vector=False)
+            records, offset = self._call(name, "scroll", shard.scroll, request)
+            for r in records:
+                out.setdefault(str((r.payload or {}).get("doc_id")), set()).add(str(r.id))
+            if offset is None:
+                break
+        return out
 
     def optimize(self, name: str) -> bool:
         shard = self._shard(name, missing_ok=True)

@@ -163,6 +163,26 @@ class QdrantServerStore(VectorStoreBase):
             selector = _models().FilterSelector(filter=_filter([doc_id]))
             self._call(name, "delete", self.client.delete, name, points_selector=selector, wait=True)
 
+    def delete_ids(self, name: str, ids: list[str]) -> None:
+        if ids and self._exists(name):
+            selector = _models().PointIdsList(points=list(ids))
+            self._call(name, "delete", self.client.delete, name, points_selector=selector, wait=True)
+
+    def doc_point_ids(self, name: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        if not self._exists(name):
+            return out
+        offset = None
+        while True:
+            records, offset = self._call(
+                name, "scroll", self.client.scroll, name, limit=4096, offset=offset,
+                with_payload=["doc_id"], with_vectors=False,
+            )
+            for r in records:
+                out.setdefault(str((r.payload or {}).get("doc_id")), set()).add(str(r.id))
+            if offset is None:
+                return out
+
     def optimize(self, name: str) -> bool:
         """The server indexes in the background; wait (bounded) until the collection is green."""
         if not self._exists(name):

@@ -1,0 +1,23 @@
+"""PDFs the reliability tests build with PyMuPDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+
+WORDS = ("river stone lantern copper meadow harbor violet ember canyon willow orbit saffron glacier "
+         "thimble quarry falcon marble cedar pebble tundra").split()
+
+
+def write_pdf(path: Path, phrase: str, pages: int = 6) -> None:
+    """A text PDF whose every paragraph carries ``phrase`` (so every chunk of it is found by it)."""
+    doc = pymupdf.open()
+    for p in range(pages):
+        page = doc.new_page()
+        for para in range(3):
+            body = " ".join(WORDS[(p * 7 + para * 3 + i) % len(WORDS)] for i in range(70))
+            text = f"Section {p + 1}.{para + 1}. {phrase} {body}."
+            page.insert_textbox(pymupdf.Rect(50, 60 + para * 230, 545, 280 + para * 230), text, fontsize=9)
+    doc.save(path)
+    doc.close()
