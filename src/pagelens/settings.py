@@ -232,6 +232,15 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    catalog_url: str | None = Field(
+        None, description="Shared catalog on a PostgreSQL server (env PAGELENS_CATALOG_URL, "
+        "postgresql://user:password@host:5432/db; needs pagelens[postgres]). Unset: the embedded SQLite "
+        "file <home>/catalog.sqlite3."
+    )
+    images_dir: Path | None = Field(
+        None, description="Folder for figure images (env PAGELENS_IMAGES_DIR), e.g. a folder shared by "
+        "several machines. Unset: <home>/images."
+    )
     fault_at: str | None = Field(
         None, description="Test only (env PAGELENS_FAULT_AT): the step at which the process kills itself "
         "with SIGKILL, to test crash recovery (see pagelens.faults)."

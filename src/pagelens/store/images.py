@@ -5,6 +5,10 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pagelens.settings import Settings
 
 
 class ImageStore:
@@ -30,3 +34,10 @@ class ImageStore:
 
     def exists(self, sha: str) -> bool:
         return self.path(sha).exists()
+
+
+def open_image_store(settings: "Settings") -> ImageStore:
+    """The image store the settings name: ``settings.images_dir`` (e.g. a folder several machines
+    share) or ``<home>/images``."""
+    root = settings.images_dir or Path(settings.home).expanduser() / "images"
+    return ImageStore(Path(root).expanduser())
