@@ -1,5 +1,5 @@
 """The catalog contract (pagelens.store.catalog.conformance) on both engines: the embedded SQLite file
-and a real PostgreSQL server started for the session (tests/postgres_server.py)."""
+and a real PostgreSQL server started for the session (the ``pg_server`` fixture in conftest.py)."""
 
 from __future__ import annotations
 
@@ -22,20 +22,6 @@ class TestSqliteCatalog(CatalogConformance):
     @pytest.fixture
     def second(self, catalog: SqliteCatalog) -> Callable[[], CatalogStore]:
         return lambda: SqliteCatalog(catalog.path)
-
-
-@pytest.fixture(scope="session")
-def pg_server() -> Iterator[object]:
-    from postgres_server import PostgresServer, find_bindir
-
-    bindir = find_bindir()
-    if bindir is None:
-        pytest.skip("PostgreSQL catalog tests: no initdb/pg_ctl found (apt-get install postgresql, "
-                    "or set PAGELENS_TEST_PG_BINDIR)")
-    pytest.importorskip("psycopg", reason="PostgreSQL catalog tests: psycopg missing (pip install 'pagelens[postgres]')")
-    server = PostgresServer(bindir).start()
-    yield server
-    server.stop()
 
 
 class TestPostgresCatalog(CatalogConformance):
