@@ -46,7 +46,7 @@ class Pagelens:
         self.settings = settings
         self.home = Path(settings.home).expanduser()
         self.home.mkdir(parents=True, exist_ok=True)
-        self.catalog: CatalogStore = open_catalog(settings)
+        self._catalog: CatalogStore | None = None  # opened at first use: `doctor` must not need the server
         self.images: ImageStore = open_image_store(settings)
         self._warned: set[str] = set()
         self._warn_fn = warn
@@ -63,7 +63,17 @@ class Pagelens:
         store = self._built.get("store")
         if store is not None and self._given["store"] is None:
             store.close()
-        self.catalog.close()
+        if self._catalog is not None:
+            self._catalog.close()
+
+    @property
+    def catalog(self) -> CatalogStore:
+        """The catalog the settings name (``store.catalog.open_catalog``), opened at first use."""
+        if self._catalog is None:
+            with self._lock:
+                if self._catalog is None:
+                    self._catalog = open_catalog(self.settings)
+        return self._catalog
 
     def __enter__(self) -> "Pagelens":
         return self
