@@ -174,3 +174,19 @@ def test_sync_removes_documents_whose_files_left_the_folder(app: Pagelens, tmp_p
     assert [d.name for d in removed] == ["b.pdf"]
     assert sorted(d.name for d in app.documents()) == ["a.pdf", "outside.pdf"]  # a moved file keeps its document
     assert app.search("bphrase", mode="sparse") == []
+
+
+def test_removal_also_clears_the_indexes_this_home_built_under_other_settings(settings: Settings, tmp_path: Path) -> None:
+    pdf = tmp_path / "a.pdf"
+    write_pdf(pdf, "twoindexes phrase", pages=3)
+    old = settings.with_overrides(**{"ingest.ocr": "off", "answer.cache": False, "index.chunk_tokens": 120})
+    new = old.with_overrides(**{"index.chunk_tokens": 220})
+    with Pagelens(old, embedder=HashingEmbedder(64)) as app:
+        [r] = _ingest(app, pdf)
+    with Pagelens(new, embedder=HashingEmbedder(64)) as app:
+        _ingest(app, pdf)
+        assert app.store.count(old.index_name(), r.doc_id) > 0 and app.store.count(new.index_name(), r.doc_id) > 0
+        [other] = IndexChecker(app).check().other_collections
+        assert other.name == old.index_name() and other.built_with["chunk_tokens"] == 120
+        app.remove(r.doc_id)
+        assert app.store.count(old.index_name(), r.doc_id) == 0 and app.store.count(new.index_name(), r.doc_id) == 0

@@ -19,7 +19,7 @@ from pagelens.errors import LLMError
 from pagelens.index.chunking import figure_text
 from pagelens.models import Chunk, Element, ElementKind, FigureData, SearchHit
 from pagelens.redact import mask_url
-from pagelens.settings import AnswerSettings, Settings
+from pagelens.settings import Settings
 
 KEY = "sk-live-0123456789abcdef"
 

@@ -4,7 +4,8 @@ The catalog is the source of truth. For every document it holds, the chunks it s
 current index (the ids the chunker gives today) are compared with the points the engine has; points
 of documents the catalog no longer has are orphans, and so are points of a known document that no
 current chunk accounts for. Collections built under other index identities (an older embedder or
-chunker version) are listed, with what built them when the catalog remembers it.
+chunker version) are listed, with what built them when the catalog remembers it; on a Qdrant server,
+which other homes may share, only those this home's catalog recorded building.
 
 ``repair`` indexes exactly the missing chunks and deletes exactly the orphans; ``prune`` drops the
 other collections.
@@ -16,12 +17,12 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pagelens.ingest.coordinator import index_collections
+from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
 from pagelens.vectors import point_id
 
 if TYPE_CHECKING:
     from pagelens.app import Pagelens
 
-IDENTITY_NAMESPACE = "index-identity"  # catalog cache rows: collection name -> the settings that built it
 
 
 @dataclass
@@ -95,9 +96,12 @@ class IndexChecker:
         known = {d.doc_id for d in documents}
         orphans = {doc_id: len(ids) for doc_id, ids in grouped.items() if doc_id not in known}
         prefix = self.app.settings.index.collection_prefix
+        names = set(index_collections(self.store, prefix)) - {self.collection}
+        if self.app.settings.index.qdrant_url:  # a shared server: only what this home built is ours
+            names &= set(catalog.cache_keys(INDEX_IDENTITY_NAMESPACE))
         others = [
-            OtherCollection(name, self.store.count(name), _as_dict(catalog.cache_get(IDENTITY_NAMESPACE, name)))
-            for name in index_collections(self.store, prefix) if name != self.collection
+            OtherCollection(name, self.store.count(name), _as_dict(catalog.cache_get(INDEX_IDENTITY_NAMESPACE, name)))
+            for name in sorted(names)
         ]
         return CheckReport(self.collection, documents, orphans, catalog.vector_jobs(), others)
 

@@ -27,7 +27,7 @@ from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.chunking import chunk_document
 from pagelens.models import Chunk
 from pagelens.settings import Settings
-from pagelens.store.catalog import CatalogStore
+from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, CatalogStore
 from pagelens.store.images import ImageStore
 from pagelens.vectors import PointRecord, VectorSpec, VectorStore, point_id
 
@@ -119,8 +119,8 @@ class Indexer:
         if not self._recorded:
             # What built this collection, so that `pagelens check` can name it once it is an old one.
             self._recorded = True
-            if self.catalog.cache_get("index-identity", self.collection) is None:
-                self.catalog.cache_put("index-identity", self.collection, self.settings.index_identity())
+            if self.catalog.cache_get(INDEX_IDENTITY_NAMESPACE, self.collection) is None:
+                self.catalog.cache_put(INDEX_IDENTITY_NAMESPACE, self.collection, self.settings.index_identity())
 
     # -- chunks -----------------------------------------------------------------------------------
     def chunks(self, doc_id: str) -> list[Chunk]:

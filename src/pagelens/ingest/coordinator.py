@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from pagelens.errors import PagelensError
 from pagelens.faults import crash_point
 from pagelens.models import Document, IngestResult
+from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
 
 if TYPE_CHECKING:
     from pagelens.app import Pagelens
@@ -202,8 +203,11 @@ class IngestCoordinator:
         try:
             cache = self.c.answer_cache
             store = self.c.store
-            collections = {self.settings.index_name(), *index_collections(store, self.settings.index.collection_prefix)}
-            for collection in sorted(collections):
+            # This home's current index and the ones it built under other settings (recorded by the
+            # indexer): never collections of another home that shares a Qdrant server.
+            built = set(self.catalog.cache_keys(INDEX_IDENTITY_NAMESPACE))
+            present = set(index_collections(store, self.settings.index.collection_prefix))
+            for collection in sorted({self.settings.index_name(), *(built & present)}):
                 store.delete_doc(collection, doc_id)
             if cache is not None:
                 cache.invalidate_docs([doc_id])

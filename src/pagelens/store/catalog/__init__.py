@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pagelens.store.catalog.base import INDEX_IDENTITY_NAMESPACE
 from pagelens.store.catalog.protocol import CatalogStore, Tx
 from pagelens.store.catalog.sqlite import SqliteCatalog
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
 Catalog = SqliteCatalog
 
-__all__ = ["Catalog", "CatalogStore", "SqliteCatalog", "Tx", "open_catalog"]
+__all__ = ["INDEX_IDENTITY_NAMESPACE", "Catalog", "CatalogStore", "SqliteCatalog", "Tx", "open_catalog"]
 
 
 def open_catalog(settings: "Settings") -> CatalogStore:

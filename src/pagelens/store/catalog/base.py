@@ -29,6 +29,9 @@ from pagelens.errors import NotFoundError
 from pagelens.models import Document, Element
 from pagelens.store.catalog.schema import Dialect, migrate, up_to_date
 
+INDEX_IDENTITY_NAMESPACE = "index-identity"
+"""Cache rows: collection name -> the index identity (settings) that built it in this home."""
+
 _ELEMENT_UPSERT = (
     "ON CONFLICT (id) DO UPDATE SET doc_id=excluded.doc_id, page=excluded.page, ord=excluded.ord, "
     "kind=excluded.kind, data=excluded.data"
@@ -283,6 +286,11 @@ class SqlCatalog:
         if row is None or (ttl_s is not None and time.time() - row[1] > ttl_s):
             return None
         return json.loads(row[0])
+
+    def cache_keys(self, namespace: str) -> list[str]:
+        with self._lock:
+            keys = [r[0] for r in self._conn.execute("SELECT key FROM cache WHERE namespace=?", (namespace,))]
+        return sorted(keys)  # here, not by the engine: a server's collation must not change the order
 
     def cache_put(self, namespace: str, key: str, value: object) -> None:
         with self.transaction() as conn:

@@ -295,6 +295,9 @@ class CatalogConformance:
         assert catalog.cache_get("ocr", "k") == value and catalog.cache_get("llm", "k") == "other"
         catalog.cache_put("ocr", "k", [1, 2])
         assert catalog.cache_get("ocr", "k") == [1, 2] and catalog.cache_get("ocr", "missing") is None
+        catalog.cache_put("ocr", "B", 1)
+        catalog.cache_put("ocr", "a", 1)
+        assert catalog.cache_keys("ocr") == ["B", "a", "k"] and catalog.cache_keys("none") == []
 
     def test_cache_entries_expire_and_delete(self, catalog: CatalogStore) -> None:
         for k in ("a", "b", "c"):
