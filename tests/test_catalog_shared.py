@@ -18,7 +18,7 @@ from pagelens.settings import Settings
 from pagelens.store.catalog import SqliteCatalog, open_catalog
 
 
-def run(home: Path, *args: str, catalog_url: str | None = None, images: Path | None = None) -> tuple[int, str, str]:
+def run(home: Path, *args: str, catalog_url: str | None = None, images: str | None = None) -> tuple[int, str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAGELENS_")}
     env["PAGELENS_CONFIG"] = str(home / "none.toml")
     if catalog_url:
@@ -103,27 +103,57 @@ def test_settings_read_the_catalog_url_and_image_folder_from_the_environment(mon
     monkeypatch.setenv("PAGELENS_IMAGES_DIR", str(tmp_path / "figs"))
     monkeypatch.setenv("PAGELENS_CONFIG", str(tmp_path / "none.toml"))
     s = Settings(home=tmp_path / "home")
-    assert s.catalog_url == "postgresql://u@db.example/pl" and s.images_dir == tmp_path / "figs"
+    assert s.catalog_url == "postgresql://u@db.example/pl" and s.images_dir == str(tmp_path / "figs")
     monkeypatch.delenv("PAGELENS_CATALOG_URL")
     default = open_catalog(Settings(home=tmp_path / "home"))
     assert isinstance(default, SqliteCatalog) and default.path == tmp_path / "home" / "catalog.sqlite3"
     default.close()
 
 
-def test_figure_images_go_to_the_shared_image_folder(tmp_path: Path) -> None:
+def figure_pdf(path: Path) -> None:
     import pymupdf
 
-    pdf = tmp_path / "fig.pdf"
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((72, 72), "Figure 1. A red square drawn as an image.")
     pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 120, 120), False)
     pix.set_rect(pix.irect, (200, 30, 30))
     page.insert_image(pymupdf.Rect(72, 100, 272, 300), pixmap=pix)
-    doc.save(pdf)
+    doc.save(path)
     doc.close()
+
+
+@pytest.mark.parametrize("as_url", [False, True], ids=["folder", "fsspec-url"])
+def test_figure_images_go_to_the_shared_image_folder(tmp_path: Path, as_url: bool) -> None:
+    pdf = tmp_path / "fig.pdf"
+    figure_pdf(pdf)
     home, images = tmp_path / "home", tmp_path / "nfs" / "images"
-    code, out, err = run(home, "ingest", "--json", str(pdf), images=images)
+    target = images.as_uri() if as_url else str(images)
+    code, out, err = run(home, "ingest", "--json", str(pdf), images=target)
     assert code == 0, err
     stored = list(images.rglob("*.png"))
-    assert stored and not (home / "images").exists()
+    assert len(stored) == 1 and not (home / "images").exists() and not list(images.rglob("*.tmp"))
+    code, out, err = run(home, "show", "fig.pdf", images=target)
+    assert code == 0 and (target.rstrip("/") + "/" + stored[0].parent.name + "/" + stored[0].name) in out.replace("\n", "")
+
+
+def test_an_fsspec_image_store_is_content_addressed() -> None:
+    import hashlib
+
+    from pagelens.store.images import FsspecImageStore
+
+    store = FsspecImageStore(f"memory://pagelens-test-{os.getpid()}/images")
+    png = b"\x89PNG\r\n\x1a\n" + os.urandom(64)
+    sha = store.put(png)
+    assert sha == hashlib.sha256(png).hexdigest() and store.exists(sha) and store.get(sha) == png
+    assert store.put(png) == sha and len(store.fs.find(f"/pagelens-test-{os.getpid()}")) == 1
+    assert store.location(sha) == f"memory://pagelens-test-{os.getpid()}/images/{sha[:2]}/{sha}.png"
+    assert not store.exists("0" * 64)
+
+
+def test_an_unknown_image_url_scheme_says_so() -> None:
+    from pagelens.errors import ComponentUnavailable
+    from pagelens.store.images import FsspecImageStore
+
+    with pytest.raises(ComponentUnavailable, match="cannot use nosuchfs://x"):
+        FsspecImageStore("nosuchfs://x/images")

@@ -237,9 +237,10 @@ class Settings(BaseSettings):
         "postgresql://user:password@host:5432/db; needs pagelens[postgres]). Unset: the embedded SQLite "
         "file <home>/catalog.sqlite3."
     )
-    images_dir: Path | None = Field(
-        None, description="Folder for figure images (env PAGELENS_IMAGES_DIR), e.g. a folder shared by "
-        "several machines. Unset: <home>/images."
+    images_dir: str | None = Field(
+        None, description="Where figure images go (env PAGELENS_IMAGES_DIR): a folder, e.g. one several "
+        "machines mount, or an fsspec URL such as s3://bucket/images (needs fsspec and the filesystem's "
+        "package). Unset: <home>/images."
     )
     fault_at: str | None = Field(
         None, description="Test only (env PAGELENS_FAULT_AT): the step at which the process kills itself "
