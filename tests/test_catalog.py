@@ -27,6 +27,30 @@ class TestSqliteCatalog(CatalogConformance):
     def second(self, catalog: SqliteCatalog) -> Callable[[], CatalogStore]:
         return lambda: SqliteCatalog(catalog.path)
 
+    def test_a_catalog_from_before_schema_versions_is_adopted_with_its_data(self, tmp_path: Path) -> None:
+        import sqlite3
+
+        path = tmp_path / "old.sqlite3"
+        raw = sqlite3.connect(path)  # the tables as pagelens made them before migrations were recorded
+        raw.executescript(
+            "CREATE TABLE documents (doc_id TEXT PRIMARY KEY, name TEXT NOT NULL, path TEXT NOT NULL, "
+            "version INTEGER NOT NULL DEFAULT 1, ingested_at TEXT NOT NULL, meta TEXT NOT NULL);"
+            "CREATE TABLE vector_jobs (doc_id TEXT NOT NULL, op TEXT NOT NULL CHECK (op IN ('delete', 'upsert')), "
+            "created REAL NOT NULL, PRIMARY KEY (doc_id, op));"
+        )
+        d = doc("30" * 32)
+        raw.execute("INSERT INTO documents VALUES (?,?,?,?,?,?)", (d.doc_id, d.name, d.path, 1, "2026-01-01", d.model_dump_json()))
+        raw.execute("INSERT INTO vector_jobs VALUES (?,?,?)", (d.doc_id, "upsert", 1.0))
+        raw.commit()
+        raw.close()
+        c = SqliteCatalog(path)
+        try:
+            assert c.migrated == [1] and c.doc_ids() == {d.doc_id} and c.vector_jobs() == [(d.doc_id, "upsert")]
+            c.cache_put("ocr", "k", "v")  # the tables it lacked are there now
+            assert c.cache_get("ocr", "k") == "v"
+        finally:
+            c.close()
+
 
 class TestPostgresCatalog(CatalogConformance):
     @pytest.fixture
