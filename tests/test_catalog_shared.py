@@ -157,3 +157,23 @@ def test_an_unknown_image_url_scheme_says_so() -> None:
 
     with pytest.raises(ComponentUnavailable, match="cannot use nosuchfs://x"):
         FsspecImageStore("nosuchfs://x/images")
+
+
+def test_eval_keeps_its_documents_out_of_a_shared_catalog(tmp_path: Path, pg_server) -> None:
+    import psycopg
+    from pdfs import SAMPLE
+
+    pdfs = tmp_path / "pdfs"
+    pdfs.mkdir()
+    (pdfs / "otsl.pdf").write_bytes(SAMPLE.read_bytes())
+    qfile = tmp_path / "q.jsonl"
+    qfile.write_text(json.dumps({"id": "o1", "pdf": "otsl.pdf", "question": "Which CPU was used for the inference timing?",
+                                 "answers": ["epyc 7763"], "modality": "text", "pages": [1]}))
+    url = pg_server.new_database()
+    code, out, err = run(tmp_path / "home", "eval", str(qfile), "--pdfs", str(pdfs), "--no-answers", "--json", catalog_url=url,
+                         images=str(tmp_path / "shared-images"))
+    assert code == 0, err
+    assert json.loads(out)["pages"] == 1
+    with psycopg.connect(url) as conn:  # never opened: not even the tables were made
+        assert conn.execute("SELECT count(*) FROM information_schema.tables WHERE table_name='documents'").fetchone()[0] == 0
+    assert not (tmp_path / "shared-images").exists()
