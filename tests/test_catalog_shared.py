@@ -93,6 +93,10 @@ def test_an_unreachable_catalog_server_is_one_line_without_the_password(tmp_path
     assert "hunter2" not in msg and "\n" not in msg
     code, out, err = run(tmp_path / "home", "ls", catalog_url=url)
     assert code == 1 and "hunter2" not in out + err and "cannot reach catalog" in err
+    from pagelens.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=r"catalog_url mysql://\*\*\*@db/x: only postgresql://"):
+        open_catalog(Settings(home=tmp_path, catalog_url="mysql://bob:pw@db/x"))
     code, out, err = run(tmp_path / "home", "doctor", "--json", catalog_url=url)  # reports, needs no server
     [status] = [c for c in json.loads(out)["components"] if c["name"] == "catalog"]
     assert code == 0 and status["detail"] == f"PostgreSQL at postgresql://***@127.0.0.1:{port}/pagelens"

@@ -26,6 +26,14 @@ def open_catalog(settings: "Settings") -> CatalogStore:
     """The catalog the settings name (the PostgreSQL engine is imported only when used)."""
     url = getattr(settings, "catalog_url", None)
     if url:
+        if not url.startswith(("postgresql://", "postgres://")):
+            from pagelens.errors import ConfigError
+            from pagelens.redact import mask_url
+
+            raise ConfigError(
+                f"catalog_url {mask_url(url)}: only postgresql://user@host:5432/db is supported "
+                "(unset PAGELENS_CATALOG_URL for the embedded SQLite catalog)"
+            )
         from pagelens.store.catalog.postgres import PostgresCatalog
 
         return PostgresCatalog(url)
