@@ -59,6 +59,7 @@ class CatalogConformance:
 
     # -- schema -----------------------------------------------------------------------------------
     def test_a_new_catalog_is_empty_and_records_its_migrations(self, catalog: CatalogStore, second: Callable[[], CatalogStore]) -> None:
+        assert isinstance(catalog, CatalogStore)
         assert catalog.documents() == [] and catalog.doc_ids() == set() and catalog.vector_jobs() == []
         with catalog.transaction() as conn:
             assert applied_versions(conn) == {v for v, _, _ in MIGRATIONS}
