@@ -26,6 +26,20 @@ if ! command -v tesseract >/dev/null 2>&1; then
   fi
 fi
 
+# PostgreSQL server binaries for the shared-catalog tests (they start their own throwaway server).
+if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "setup: installing postgresql (apt) for the PostgreSQL catalog tests" >&2
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) \
+      || echo "setup: could not install postgresql; its catalog tests will be skipped" >&2
+  elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    (sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null) \
+      || echo "setup: could not install postgresql; its catalog tests will be skipped" >&2
+  else
+    echo "setup: postgresql not found and no way to install it here; its catalog tests will be skipped" >&2
+  fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
@@ -35,4 +49,5 @@ pipq install --upgrade pip >/dev/null
 # The CPU build of torch first: a plain 'torch' requirement could otherwise pull a multi-GB CUDA build.
 pipq install "torch==2.13.0"
 pipq install -e ".[test]"
+pipq install -e ".[postgres]"  # psycopg, for the PostgreSQL catalog and its tests
 echo "setup: ready (.venv/bin/pagelens)" >&2

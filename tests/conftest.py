@@ -58,3 +58,18 @@ def math_paper(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("built") / "solve.pdf"
     math_pdf(path)
     return path
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A throwaway PostgreSQL server for the session (tests/postgres_server.py); skipped, saying why,
+    only when no PostgreSQL binaries or no psycopg can be found."""
+    from postgres_server import PostgresServer, find_bindir
+
+    bindir = find_bindir()
+    if bindir is None:
+        pytest.skip("PostgreSQL tests: no initdb/pg_ctl found (apt-get install postgresql, or set PAGELENS_TEST_PG_BINDIR)")
+    pytest.importorskip("psycopg", reason="PostgreSQL tests: psycopg missing (pip install 'pagelens[postgres]')")
+    server = PostgresServer(bindir).start()
+    yield server
+    server.stop()

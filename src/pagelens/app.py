@@ -17,8 +17,8 @@ from pagelens.errors import ComponentUnavailable
 from pagelens.ingest.coordinator import Progress, expand_paths  # noqa: F401  (re-exported)
 from pagelens.models import Answer, Document, Element, IngestResult, SearchHit
 from pagelens.settings import Settings
-from pagelens.store.catalog import Catalog
-from pagelens.store.images import ImageStore
+from pagelens.store.catalog import CatalogStore, open_catalog
+from pagelens.store.images import ImageStore, open_image_store
 
 
 @dataclass
@@ -46,8 +46,8 @@ class Pagelens:
         self.settings = settings
         self.home = Path(settings.home).expanduser()
         self.home.mkdir(parents=True, exist_ok=True)
-        self.catalog = Catalog(self.home / "catalog.sqlite3")
-        self.images = ImageStore(self.home / "images")
+        self._catalog: CatalogStore | None = None  # opened at first use: `doctor` must not need the server
+        self.images: ImageStore = open_image_store(settings)
         self._warned: set[str] = set()
         self._warn_fn = warn
         self._lock = threading.RLock()
@@ -63,7 +63,17 @@ class Pagelens:
         store = self._built.get("store")
         if store is not None and self._given["store"] is None:
             store.close()
-        self.catalog.close()
+        if self._catalog is not None:
+            self._catalog.close()
+
+    @property
+    def catalog(self) -> CatalogStore:
+        """The catalog the settings name (``store.catalog.open_catalog``), opened at first use."""
+        if self._catalog is None:
+            with self._lock:
+                if self._catalog is None:
+                    self._catalog = open_catalog(self.settings)
+        return self._catalog
 
     def __enter__(self) -> "Pagelens":
         return self

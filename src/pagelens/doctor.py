@@ -29,7 +29,21 @@ def component_statuses(settings: Settings) -> list["ComponentStatus"]:
         out.append(ComponentStatus(f"ocr: {engine}", ok, why))
     out.append(_vector_status(settings))
     out.append(_llm_status(settings))
+    out.append(_catalog_status(settings))
     return out
+
+
+def _catalog_status(settings: Settings) -> "ComponentStatus":
+    """Where the catalog lives (nothing is opened: doctor must not need the server up)."""
+    from pagelens.app import ComponentStatus
+
+    if not settings.catalog_url:
+        return ComponentStatus("catalog", True, f"embedded SQLite at {settings.home / 'catalog.sqlite3'}")
+    try:
+        import psycopg  # noqa: F401
+    except ImportError:
+        return ComponentStatus("catalog", False, "psycopg missing for PAGELENS_CATALOG_URL: pip install 'pagelens[postgres]'")
+    return ComponentStatus("catalog", True, f"PostgreSQL at {mask_url(settings.catalog_url)}")
 
 
 def _vector_status(settings: Settings) -> "ComponentStatus":

@@ -250,6 +250,16 @@ class Settings(BaseSettings):
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     answer: AnswerSettings = Field(default_factory=AnswerSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    catalog_url: str | None = Field(
+        None, description="Shared catalog on a PostgreSQL server (env PAGELENS_CATALOG_URL, "
+        "postgresql://user:password@host:5432/db; needs pagelens[postgres]). Unset: the embedded SQLite "
+        "file <home>/catalog.sqlite3."
+    )
+    images_dir: str | None = Field(
+        None, description="Where figure images go (env PAGELENS_IMAGES_DIR): a folder, e.g. one several "
+        "machines mount, or an fsspec URL such as s3://bucket/images (needs fsspec and the filesystem's "
+        "package). Unset: <home>/images."
+    )
     fault_at: str | None = Field(
         None, description="Test only (env PAGELENS_FAULT_AT): the step at which the process kills itself "
         "with SIGKILL, to test crash recovery (see pagelens.faults)."

@@ -15,7 +15,7 @@ from pagelens.answer import prompts
 from pagelens.answer.llm import ChatLLM, image_part
 from pagelens.errors import LLMError
 from pagelens.models import Chunk
-from pagelens.store.catalog import Catalog
+from pagelens.store.catalog import CatalogStore
 from pagelens.store.images import ImageStore
 
 log = logging.getLogger(__name__)
@@ -27,7 +27,7 @@ MIN_SUMMARY_CHARS = 200  # shorter chunks are their own summary
 
 
 class Enricher:
-    def __init__(self, llm: ChatLLM, catalog: Catalog, images: ImageStore | None = None) -> None:
+    def __init__(self, llm: ChatLLM, catalog: CatalogStore, images: ImageStore | None = None) -> None:
         self.llm = llm
         self.catalog = catalog
         self.images = images

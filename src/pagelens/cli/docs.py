@@ -139,7 +139,7 @@ def show(
             out_console().print(f"\n[bold]── page {e.page} ──[/bold]")
         body = e.table.markdown if e.table else e.text
         if e.figure:
-            png = images.path(e.figure.image)
+            png = images.location(e.figure.image)
             body = f"[{e.figure.source} image {e.figure.width}x{e.figure.height}: {png}]\n{e.figure.caption or ''}\n{e.text}".strip()
         box = ",".join(f"{c:.0f}" for c in e.bbox) if e.bbox else "-"
         section = " > ".join(e.section)

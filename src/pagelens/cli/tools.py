@@ -52,7 +52,8 @@ def eval_cmd(
         raise PagelensError(f"--pdfs {pdfs}: not a folder")
     with tempfile.TemporaryDirectory(prefix="pagelens-eval-") as tmp:
         home = eval_home or Path(tmp)
-        with open_app(ctx, home=str(home)) as app:
+        # Isolated means its own catalog and images too, never a shared PostgreSQL catalog or image folder.
+        with open_app(ctx, home=str(home), catalog_url="", images_dir="") as app:
             if not ctx.obj.quiet:
                 err_console().print(f"evaluating in {home} …")
             report = run_eval(app, list(questions), pdfs, k=k, answers=not no_answers)

@@ -27,7 +27,7 @@ from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.chunking import chunk_document
 from pagelens.models import Chunk
 from pagelens.settings import Settings
-from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, Catalog
+from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, CatalogStore
 from pagelens.store.images import ImageStore
 from pagelens.vectors import PointRecord, VectorSpec, VectorStore, point_id
 
@@ -91,7 +91,7 @@ class Indexer:
         store: VectorStore,
         embedder: TextEmbedder,
         sparse: SparseEncoder,
-        catalog: Catalog,
+        catalog: CatalogStore,
         images: ImageStore,
         image_embedder: ImageEmbedder | None = None,
         enricher: Enricher | None = None,

@@ -18,7 +18,7 @@ from pagelens.errors import PagelensError
 from pagelens.ingest.ocr_page import apply_figure_text, figures_to_read, read_figure
 from pagelens.models import Element
 from pagelens.ocr.cache import engine_cache_id
-from pagelens.store.catalog import Catalog
+from pagelens.store.catalog import CatalogStore
 from pagelens.store.images import ImageStore
 
 NAMESPACE = "ocr-figure"
@@ -41,7 +41,7 @@ class FigureOcrQueue:
     def __init__(
         self,
         engine: object | None,
-        catalog: Catalog,
+        catalog: CatalogStore,
         images: ImageStore,
         emit: Callable[[object], None],
         warn: Callable[[str], None],

@@ -22,7 +22,7 @@ from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
 from pagelens.models import Document, Element, ElementKind, IngestResult, element_id
 from pagelens.ocr.protocol import OcrEngine
 from pagelens.settings import IngestSettings
-from pagelens.store.catalog import Catalog
+from pagelens.store.catalog import CatalogStore
 from pagelens.store.images import ImageStore
 
 ProgressFn = Callable[[int, int], None]
@@ -43,7 +43,7 @@ class Ingestor:
     def __init__(
         self,
         settings: IngestSettings,
-        catalog: Catalog,
+        catalog: CatalogStore,
         images: ImageStore,
         ocr: OcrEngine | None = None,
         warn: Callable[[str], None] | None = None,

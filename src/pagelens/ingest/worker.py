@@ -102,19 +102,18 @@ def _emit(msg: dict[str, Any]) -> None:
 def main() -> None:
     from pagelens.ingest.pipeline import Ingestor
     from pagelens.ocr import create_ocr_engine
-    from pagelens.store.catalog import Catalog
-    from pagelens.store.images import ImageStore
+    from pagelens.store.catalog import open_catalog
+    from pagelens.store.images import open_image_store
 
     request = json.loads(sys.stdin.read())
     settings = Settings(**request["settings"])
-    home = Path(settings.home).expanduser()
-    catalog = Catalog(home / "catalog.sqlite3")
+    catalog = open_catalog(settings)
 
     def warn(message: str) -> None:
         _emit({"type": "warn", "message": message})
 
     ocr = create_ocr_engine(settings.ingest, warn=warn, catalog=catalog)
-    ingestor = Ingestor(settings.ingest, catalog, ImageStore(home / "images"), ocr, warn=warn)
+    ingestor = Ingestor(settings.ingest, catalog, open_image_store(settings), ocr, warn=warn)
     for raw in request["paths"]:
         path = Path(raw)
 

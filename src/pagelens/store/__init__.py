@@ -1,1 +1,1 @@
-"""Persistence under the data home: the SQLite catalog and the content-addressed image store."""
+"""Persistence: the catalog (SQLite under the data home, or a PostgreSQL server) and the content-addressed image store."""

@@ -1,4 +1,4 @@
-"""The catalog: documents, their elements, OCR and LLM caches, in one SQLite file (WAL mode).
+"""The catalog's queries, written once for both engines (``SqlCatalog``; see ``schema`` for the dialect).
 
 A document becomes visible only when its ingest transaction commits, so a killed ingest leaves
 nothing half-written: the next run starts that file again from scratch. While a document parses, its
@@ -12,94 +12,48 @@ the catalog is written down here, in the same transaction as the change that cau
 engine has done it (``confirm_delete``, ``mark_indexed``); until then every open replays it
 (``IngestCoordinator.replay_pending``).
 
-SQLite errors are translated at this boundary into ``StoreError`` lines a user can act on.
+Engine errors are translated at each engine's connection into ``StoreError`` lines a user can act on.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from pathlib import Path
+from typing import Any
 
 from pagelens.errors import NotFoundError
 from pagelens.models import Document, Element
-from pagelens.store.sqlite_errors import TranslatingConnection, translate
+from pagelens.store.catalog.schema import Dialect, migrate, up_to_date
 
 INDEX_IDENTITY_NAMESPACE = "index-identity"
 """Cache rows: collection name -> the index identity (settings) that built it in this home."""
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS documents (
-    doc_id TEXT PRIMARY KEY,
-    name TEXT NOT NULL,
-    path TEXT NOT NULL,
-    version INTEGER NOT NULL DEFAULT 1,
-    ingested_at TEXT NOT NULL,
-    meta TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS documents_name ON documents(name);
-CREATE INDEX IF NOT EXISTS documents_path ON documents(path);
-CREATE TABLE IF NOT EXISTS elements (
-    id TEXT PRIMARY KEY,
-    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
-    page INTEGER NOT NULL,
-    ord INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS elements_doc_page ON elements(doc_id, page, ord);
-CREATE TABLE IF NOT EXISTS indexed (
-    doc_id TEXT NOT NULL REFERENCES documents(doc_id) ON DELETE CASCADE,
-    index_name TEXT NOT NULL,
-    chunks INTEGER NOT NULL,
-    PRIMARY KEY (doc_id, index_name)
-);
-CREATE TABLE IF NOT EXISTS staged_elements (
-    id TEXT NOT NULL,
-    doc_id TEXT NOT NULL,
-    page INTEGER NOT NULL,
-    ord INTEGER NOT NULL,
-    kind TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (doc_id, id)
-);
-CREATE TABLE IF NOT EXISTS vector_jobs (
-    doc_id TEXT NOT NULL,
-    op TEXT NOT NULL CHECK (op IN ('delete', 'upsert')),
-    created REAL NOT NULL,
-    PRIMARY KEY (doc_id, op)
-);
-CREATE TABLE IF NOT EXISTS cache (
-    namespace TEXT NOT NULL,
-    key TEXT NOT NULL,
-    value TEXT NOT NULL,
-    created REAL NOT NULL,
-    PRIMARY KEY (namespace, key)
-);
-"""
+_ELEMENT_UPSERT = (
+    "ON CONFLICT (id) DO UPDATE SET doc_id=excluded.doc_id, page=excluded.page, ord=excluded.ord, "
+    "kind=excluded.kind, data=excluded.data"
+)
 
 
-class Catalog:
-    """Thread-safe access to the catalog database under the data home."""
+class SqlCatalog:
+    """Thread-safe access to one catalog database through one connection (``conn``: execute,
+    executemany, in_transaction, close; statements use ``?`` placeholders)."""
 
-    def __init__(self, path: Path, busy_timeout_s: float = 30.0) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            raw = sqlite3.connect(self.path, check_same_thread=False, timeout=busy_timeout_s, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path) from exc
-        self._conn = TranslatingConnection(raw, self.path)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
-        self._conn.executescript(SCHEMA)
+    dialect: Dialect
+    label: str
+
+    def __init__(self, conn: Any, dialect: Dialect, label: str) -> None:
+        self._conn = conn
+        self.dialect = dialect
+        self.label = label
         self._lock = threading.RLock()
+        self.migrated: list[int] = []
+        if not up_to_date(conn, dialect):
+            with self.transaction() as tx:
+                self.migrated = migrate(tx, dialect, label)
 
     def close(self) -> None:
         with self._lock:
@@ -107,22 +61,23 @@ class Catalog:
 
     # -- transactions ---------------------------------------------------------------------------
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """A transaction; nested inside an open one (e.g. a cache write during an ingest) it is a
-        savepoint that commits with the outer transaction."""
+    def transaction(self) -> Iterator[Any]:
+        """A write transaction; nested inside an open one (e.g. a cache write during an ingest) it
+        is a savepoint that commits with the outer transaction."""
         with self._lock:
             if self._conn.in_transaction:
                 self._conn.execute("SAVEPOINT nested")
                 try:
                     yield self._conn
                 except BaseException:
-                    self._conn.execute("ROLLBACK TO nested")
-                    self._conn.execute("RELEASE nested")
+                    self._conn.execute("ROLLBACK TO SAVEPOINT nested")
+                    self._conn.execute("RELEASE SAVEPOINT nested")
                     raise
                 else:
-                    self._conn.execute("RELEASE nested")
+                    self._conn.execute("RELEASE SAVEPOINT nested")
                 return
-            self._conn.execute("BEGIN IMMEDIATE")
+            for statement in self.dialect.begin:
+                self._conn.execute(statement)
             try:
                 yield self._conn
             except BaseException:
@@ -132,20 +87,26 @@ class Catalog:
                 self._conn.execute("COMMIT")
 
     # -- documents ------------------------------------------------------------------------------
-    def begin_document(self, conn: sqlite3.Connection, doc: Document) -> None:
+    def begin_document(self, conn: Any, doc: Document) -> None:
         """Insert the document row inside an open transaction (elements follow with add_elements)."""
         doc.ingested_at = doc.ingested_at or datetime.now(timezone.utc)
+        # Written afresh, as SQLite's INSERT OR REPLACE (and its cascade) did before.
+        conn.execute("DELETE FROM elements WHERE doc_id=?", (doc.doc_id,))
+        conn.execute("DELETE FROM indexed WHERE doc_id=?", (doc.doc_id,))
         conn.execute(
-            "INSERT OR REPLACE INTO documents(doc_id, name, path, version, ingested_at, meta) VALUES (?,?,?,?,?,?)",
+            "INSERT INTO documents(doc_id, name, path, version, ingested_at, meta) VALUES (?,?,?,?,?,?) "
+            "ON CONFLICT (doc_id) DO UPDATE SET name=excluded.name, path=excluded.path, version=excluded.version, "
+            "ingested_at=excluded.ingested_at, meta=excluded.meta",
             (doc.doc_id, doc.name, doc.path, doc.version, doc.ingested_at.isoformat(), doc.model_dump_json()),
         )
 
-    def update_document(self, conn: sqlite3.Connection, doc: Document) -> None:
+    def update_document(self, conn: Any, doc: Document) -> None:
         conn.execute("UPDATE documents SET meta=? WHERE doc_id=?", (doc.model_dump_json(), doc.doc_id))
 
-    def add_elements(self, conn: sqlite3.Connection, elements: Iterable[Element]) -> int:
+    def add_elements(self, conn: Any, elements: Iterable[Element]) -> int:
         rows = [(e.id, e.doc_id, e.page, e.order, e.kind.value, e.model_dump_json()) for e in elements]
-        conn.executemany("INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows)
+        if rows:
+            conn.executemany("INSERT INTO elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?) " + _ELEMENT_UPSERT, rows)
         return len(rows)
 
     def stage_elements(self, doc_id: str, elements: Iterable[Element]) -> None:
@@ -154,14 +115,18 @@ class Catalog:
         if rows:
             with self.transaction() as conn:
                 conn.executemany(
-                    "INSERT OR REPLACE INTO staged_elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?)", rows
+                    "INSERT INTO staged_elements(id, doc_id, page, ord, kind, data) VALUES (?,?,?,?,?,?) "
+                    "ON CONFLICT (doc_id, id) DO UPDATE SET page=excluded.page, ord=excluded.ord, kind=excluded.kind, "
+                    "data=excluded.data",
+                    rows,
                 )
 
-    def commit_staged(self, conn: sqlite3.Connection, doc_id: str) -> None:
+    def commit_staged(self, conn: Any, doc_id: str) -> None:
         """Inside the document's transaction: its staged elements become its elements."""
         conn.execute(
-            "INSERT OR REPLACE INTO elements(id, doc_id, page, ord, kind, data) "
-            "SELECT id, doc_id, page, ord, kind, data FROM staged_elements WHERE doc_id=? ORDER BY page, ord",
+            "INSERT INTO elements(id, doc_id, page, ord, kind, data) "
+            "SELECT id, doc_id, page, ord, kind, data FROM staged_elements WHERE doc_id=? ORDER BY page, ord "
+            + _ELEMENT_UPSERT,
             (doc_id,),
         )
         conn.execute("DELETE FROM staged_elements WHERE doc_id=?", (doc_id,))
@@ -182,8 +147,9 @@ class Catalog:
 
     def documents(self) -> list[Document]:
         with self._lock:
-            rows = self._conn.execute("SELECT meta FROM documents ORDER BY name, version").fetchall()
-        return [Document.model_validate_json(r[0]) for r in rows]
+            rows = self._conn.execute("SELECT meta FROM documents").fetchall()
+        # Sorted here, not by the engine: a server's collation must not change the order.
+        return sorted((Document.model_validate_json(r[0]) for r in rows), key=lambda d: (d.name, d.version))
 
     def latest_by_path(self, path: str) -> Document | None:
         with self._lock:
@@ -196,8 +162,9 @@ class Catalog:
         """A document by id, id prefix (≥ 6 chars), file name, or path."""
         with self._lock:
             rows = self._conn.execute(
-                "SELECT meta FROM documents WHERE doc_id=? OR name=? OR path=? OR (length(?)>=6 AND doc_id LIKE ?)",
-                (ref, ref, ref, ref, ref + "%"),
+                "SELECT meta FROM documents WHERE doc_id=? OR name=? OR path=? "
+                "OR (length(CAST(? AS TEXT))>=6 AND substr(doc_id, 1, length(CAST(? AS TEXT)))=CAST(? AS TEXT))",
+                (ref, ref, ref, ref, ref, ref.lower()),
             ).fetchall()
         docs = [Document.model_validate_json(r[0]) for r in rows]
         if not docs:
@@ -207,7 +174,7 @@ class Catalog:
             raise NotFoundError(f"{ref!r} matches several documents: {ids}; pass a doc id")
         return docs[0]
 
-    def delete_document(self, conn: sqlite3.Connection, doc_id: str) -> None:
+    def delete_document(self, conn: Any, doc_id: str) -> None:
         """Drop the document inside the caller's transaction, recording that its vectors must go."""
         self.add_vector_job(conn, doc_id, "delete")
         conn.execute("DELETE FROM elements WHERE doc_id=?", (doc_id,))
@@ -248,7 +215,11 @@ class Catalog:
         with self.transaction() as conn:
             if conn.execute("SELECT 1 FROM documents WHERE doc_id=?", (doc_id,)).fetchone() is None:
                 return  # removed meanwhile: its pending delete stays and will clear the vectors
-            conn.execute("INSERT OR REPLACE INTO indexed(doc_id, index_name, chunks) VALUES (?,?,?)", (doc_id, index_name, chunks))
+            conn.execute(
+                "INSERT INTO indexed(doc_id, index_name, chunks) VALUES (?,?,?) "
+                "ON CONFLICT (doc_id, index_name) DO UPDATE SET chunks=excluded.chunks",
+                (doc_id, index_name, chunks),
+            )
             conn.execute("DELETE FROM vector_jobs WHERE doc_id=? AND op='upsert'", (doc_id,))
 
     def indexed_chunks(self, doc_id: str, index_name: str) -> int | None:
@@ -265,13 +236,13 @@ class Catalog:
             return {r[0] for r in self._conn.execute("SELECT doc_id FROM documents")}
 
     # -- pending vector work ----------------------------------------------------------------------
-    def add_vector_job(self, conn: sqlite3.Connection, doc_id: str, op: str) -> None:
+    def add_vector_job(self, conn: Any, doc_id: str, op: str) -> None:
         """Record vector work owed for ``doc_id`` inside the caller's transaction. A pending delete
         supersedes a pending upsert of the same version."""
         if op == "delete":
             conn.execute("DELETE FROM vector_jobs WHERE doc_id=? AND op='upsert'", (doc_id,))
         conn.execute(
-            "INSERT OR IGNORE INTO vector_jobs(doc_id, op, created) VALUES (?,?,?)", (doc_id, op, time.time())
+            "INSERT INTO vector_jobs(doc_id, op, created) VALUES (?,?,?) ON CONFLICT (doc_id, op) DO NOTHING", (doc_id, op, time.time())
         )
 
     def vector_jobs(self, op: str | None = None) -> list[tuple[str, str]]:
@@ -318,12 +289,14 @@ class Catalog:
 
     def cache_keys(self, namespace: str) -> list[str]:
         with self._lock:
-            return [r[0] for r in self._conn.execute("SELECT key FROM cache WHERE namespace=? ORDER BY key", (namespace,))]
+            keys = [r[0] for r in self._conn.execute("SELECT key FROM cache WHERE namespace=?", (namespace,))]
+        return sorted(keys)  # here, not by the engine: a server's collation must not change the order
 
     def cache_put(self, namespace: str, key: str, value: object) -> None:
         with self.transaction() as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO cache(namespace, key, value, created) VALUES (?,?,?,?)",
+                "INSERT INTO cache(namespace, key, value, created) VALUES (?,?,?,?) "
+                "ON CONFLICT (namespace, key) DO UPDATE SET value=excluded.value, created=excluded.created",
                 (namespace, key, json.dumps(value), time.time()),
             )
 
