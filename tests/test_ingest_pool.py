@@ -205,3 +205,18 @@ def test_bad_input_fails_with_one_line_and_the_rest_is_parsed(settings: Settings
     assert "empty" in (results[2].error or "")
     assert results[1].chunks > 0
     assert again[0].status == "unchanged"
+
+
+def test_parser_processes_that_cannot_start_fail_each_file_with_the_reason(settings: Settings, tmp_path: Path) -> None:
+    files = [build_report(tmp_path / f"r{i}.pdf", 2, f"Report{i}") for i in range(5)]
+    s = no_ocr(settings)
+    broken = [sys.executable, "-c", "import sys; print('ImportError: no module named fitz', file=sys.stderr); sys.exit(3)"]
+    executor = LocalProcessExecutor(s, workers=1, command=broken)
+    try:
+        results = list(ParallelParser(files, Catalog(s.home / "catalog.sqlite3"), executor))
+    finally:
+        executor.close()
+    assert sorted(r.name for r in results) == [f.name for f in files]
+    assert all(r.status == "failed" for r in results)
+    assert all("exit code 3" in (r.error or "") and "ImportError" in (r.error or "") for r in results)
+    assert executor.restarts == 2  # three processes that could not start, then no more

@@ -23,10 +23,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Protocol
 
 from pagelens.settings import Settings
+
+MAX_FAILED_STARTS = 3
+"""Parser processes that die before they are ready, in a row, before the executor gives up."""
 
 TaskKind = Literal["prepare", "pages"]
 EventType = Literal["progress", "done", "failed", "warn"]
@@ -114,6 +118,7 @@ class _Child:
             os.close(write_fd)
         self.task: ParseTask | None = None
         self.retiring = False
+        self.ready = False  # set when the child says it has loaded its components
         self._events = events
         self._pipe = os.fdopen(read_fd, "rb")
         self._send(init)
@@ -186,6 +191,9 @@ class LocalProcessExecutor:
         self._children = [self._spawn() for _ in range(self.slots)]
         self._retired: list[_Child] = []
         self._closed = False
+        self._failed_starts = 0
+        self._broken: str | None = None
+        self._pending: deque[TaskEvent] = deque()
         self.restarts = 0  # children replaced after a crash or for memory
 
     def _spawn(self) -> _Child:
@@ -196,10 +204,17 @@ class LocalProcessExecutor:
             if child.task is None and not child.retiring:
                 child.run(task)
                 return
+        if self._broken:  # no process left to run it: the task fails with the reason
+            name = os.path.basename(task.path)
+            error = f"{name}: parse: the parser processes exit as they start ({self._broken}); run `pagelens doctor`"
+            self._pending.append(TaskEvent(task.id, "failed", {"error": error}))
+            return
         raise RuntimeError("submit: every parser process is busy (submit at most `slots` tasks)")
 
     def next_event(self, timeout: float | None = None) -> TaskEvent | None:
         while True:
+            if self._pending:
+                return self._pending.popleft()
             try:
                 child, msg = self._raw.get(timeout=timeout)
             except queue.Empty:
@@ -214,11 +229,17 @@ class LocalProcessExecutor:
             code = child.proc.wait()
             last = child.last_output()
             child.reap()
+            if not child.ready and not self._closed:
+                self._failed_starts += 1  # a child that cannot even start: do not respawn for ever
+                if self._failed_starts >= MAX_FAILED_STARTS:
+                    self._broken = f"{_describe_exit(code)}; last output: {last or '-'}"
+            elif child.ready:
+                self._failed_starts = 0
             if child in self._retired:
                 self._retired.remove(child)
             if child in self._children:
                 self._children.remove(child)
-                if not self._closed:
+                if not self._closed and not self._broken:
                     self._children.append(self._spawn())
                     self.restarts += 1
             if task is None:
@@ -229,6 +250,9 @@ class LocalProcessExecutor:
             return TaskEvent(task.id, "failed", {"error": f"{name}: parse: the parser process died ({why}){detail}"})
         kind = msg.get("type")
         task_id = int(msg.get("task", -1))
+        if kind == "ready":
+            child.ready = True
+            return None
         if kind == "warn":
             return TaskEvent(task_id, "warn", {"message": str(msg.get("message", ""))})
         if kind == "progress":

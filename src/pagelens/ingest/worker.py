@@ -160,6 +160,7 @@ def main() -> None:
     sys.stdout = sys.stderr  # print() from any library goes to the log, never to the event pipe
     init = json.loads(sys.stdin.readline())
     worker = Worker(Settings(**init["settings"]), out)
+    worker.emit({"type": "ready"})
     try:
         for line in sys.stdin:
             if line.strip():
