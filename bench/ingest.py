@@ -120,12 +120,12 @@ def reference_worker(paths: list[str]) -> None:
     print(json.dumps({"pages": pages, "ocr_pages": 0, "chunks": len(chunks), "failed": []}))
 
 
-def run_process(cmd: list[str]) -> dict:
+def run_process(cmd: list[str], env: dict[str, str] | None = None) -> dict:
     """Run a whole process; wall clock from start to exit and its peak RSS (ru_maxrss from wait4: its
     largest process, parser processes included)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         t = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})})
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - t
         out.seek(0)
@@ -141,7 +141,8 @@ def run_process(cmd: list[str]) -> dict:
     else:
         lines = [json.loads(ln) for ln in text.splitlines() if ln.startswith("{")]
         res, steps = lines[-1], lines[:-1]
-    res.update(seconds=seconds, peak_rss_mb=usage.ru_maxrss / 1024, steps=steps)
+    res.update(seconds=seconds, peak_rss_mb=usage.ru_maxrss / 1024, steps=steps,
+               cpu_seconds=usage.ru_utime + usage.ru_stime)
     return res
 
 
@@ -156,6 +157,7 @@ def run_case(paths: list[Path], ocr: str = "off", index: bool = False) -> dict:
             raise SystemExit(f"worker failed: {proc.stderr.read().decode()[-2000:]}")
         res = json.loads(out.strip().splitlines()[-1])
         res["peak_rss_mb"] = usage.ru_maxrss / 1024
+        res["cpu_seconds"] = usage.ru_utime + usage.ru_stime
         return res
 
 
@@ -221,6 +223,8 @@ def main() -> None:
     ap.add_argument("--big", type=int, default=500, help="Pages of the generated PDF (0 = skip).")
     ap.add_argument("--index", action="store_true", help="Also measure end-to-end ingest with embedding.")
     ap.add_argument("--only", help="Comma-separated cases: parse,ocr,scanned,index,big,e2e,e2e-1worker,reference,many.")
+    ap.add_argument("--baseline-src", type=Path,
+                    help="Another pagelens source tree (e.g. `git archive main src`): adds its e2e case to the same run.")
     ap.add_argument("--many", type=int, default=40, help="Documents in the many-documents case.")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--mode", default="pagelens", help=argparse.SUPPRESS)
@@ -245,12 +249,17 @@ def main() -> None:
 
     def add(name: str, res: dict) -> None:
         rows.append((name, res["pages"], res["ocr_pages"], res["seconds"], res["pages"] / res["seconds"],
-                     res["peak_rss_mb"], len(res["failed"])))
+                     res["peak_rss_mb"], len(res["failed"]), res.get("cpu_seconds", 0.0)))
 
     if "e2e" in only:  # first: the table's headline, beside the reference on the same machine state
         with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
             add("pagelens ingest (e2e)", run_process(
                 [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)]))
+    if args.baseline_src:
+        with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
+            add("baseline src ingest (e2e)", run_process(
+                [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)],
+                env={"PYTHONPATH": str(args.baseline_src.resolve())}))
     if "reference" in only:
         add("reference: text+800ch+MiniLM", run_process(
             [sys.executable, __file__, "--worker", "--mode", "reference", *map(str, pdfs)]))
@@ -283,9 +292,13 @@ def main() -> None:
             add(f"many: {args.many} docs x 20 pages", res)
             steps = res["steps"]
 
-    print(f"{'case':26} {'pages':>6} {'ocr':>4} {'seconds':>8} {'pages/s':>8} {'s/page':>7} {'peak RSS MB':>11} {'failed':>6}")
-    for name, pages, ocr, secs, pps, rss, failed in rows:
-        print(f"{name:26} {pages:6d} {ocr:4d} {secs:8.2f} {pps:8.1f} {secs / max(pages, 1):7.3f} {rss:11.0f} {failed:6d}")
+    # CPU s: user + system time of the process and every process it waited for (parsers included); on a
+    # shared machine it moves less with the load than the wall clock does.
+    print(f"{'case':30} {'pages':>6} {'ocr':>4} {'seconds':>8} {'CPU s':>7} {'pages/s':>8} {'s/page':>7} "
+          f"{'peak RSS MB':>11} {'failed':>6}")
+    for name, pages, ocr, secs, pps, rss, failed, cpu in rows:
+        print(f"{name:30} {pages:6d} {ocr:4d} {secs:8.2f} {cpu:7.1f} {pps:8.1f} {secs / max(pages, 1):7.3f} "
+              f"{rss:11.0f} {failed:6d}")
     if steps:
         print(f"\n{'documents':>9} {'seconds':>8} {'RSS MB':>7} {'with parsers MB':>15}")
         for st in steps:
