@@ -220,3 +220,15 @@ def test_parser_processes_that_cannot_start_fail_each_file_with_the_reason(setti
     assert all(r.status == "failed" for r in results)
     assert all("exit code 3" in (r.error or "") and "ImportError" in (r.error or "") for r in results)
     assert executor.restarts == 2  # three processes that could not start, then no more
+
+
+def test_a_parser_process_that_grew_is_replaced_between_tasks(settings: Settings, tmp_path: Path) -> None:
+    files = [build_report(tmp_path / "a.pdf", 4, "Alpha"), build_report(tmp_path / "b.pdf", 1, "Beta")]
+    s = no_ocr(settings)
+    executor = LocalProcessExecutor(s, workers=1, max_rss_mb=1)  # every process is "too big" after a task
+    try:
+        results = list(ParallelParser(files, Catalog(s.home / "catalog.sqlite3"), executor, pages_per_task=2))
+    finally:
+        executor.close()
+    assert sorted((r.name, r.status, r.pages) for r in results) == [("a.pdf", "indexed", 4), ("b.pdf", "indexed", 1)]
+    assert executor.restarts == 4  # a: prepare + 2 ranges, b: prepare (with its page): a fresh process each time

@@ -83,7 +83,7 @@ class IngestSettings(BaseModel):
         8, ge=1, description="Most pages in one parse task (a page range given to one parser process)."
     )
     worker_max_rss_mb: int = Field(
-        1500, ge=0, description="A parser process whose memory grew past this (MB) is replaced by a fresh one "
+        1000, ge=0, description="A parser process whose memory grew past this (MB) is replaced by a fresh one "
         "after its task (0 = never)."
     )
 
