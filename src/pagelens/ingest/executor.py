@@ -177,8 +177,7 @@ class _Child:
 
 
 class LocalProcessExecutor:
-    """A pool of parser processes on this machine (``workers`` of them, started at once so that they
-    import their libraries while the caller loads its model)."""
+    """A pool of up to ``workers`` parser processes on this machine."""
 
     def __init__(
         self, settings: Settings, workers: int = 1, *, command: list[str] | None = None, max_rss_mb: int | None = None,
@@ -188,7 +187,9 @@ class LocalProcessExecutor:
         self.max_rss_mb = max_rss_mb if max_rss_mb is not None else getattr(settings.ingest, "worker_max_rss_mb", 0)
         self._init = json.dumps({"settings": settings.model_dump(mode="json")})
         self._raw: queue.Queue[tuple[_Child, dict[str, Any] | None]] = queue.Queue()
-        self._children = [self._spawn() for _ in range(self.slots)]
+        # One process now (it imports its libraries while the caller loads its model); the others when
+        # a second task is submitted, so a one-file, one-page ingest starts one process, not one per core.
+        self._children = [self._spawn()]
         self._retired: list[_Child] = []
         self._closed = False
         self._failed_starts = 0
@@ -204,6 +205,10 @@ class LocalProcessExecutor:
             if child.task is None and not child.retiring:
                 child.run(task)
                 return
+        if len(self._children) < self.slots and not self._broken:
+            self._children.append(self._spawn())
+            self._children[-1].run(task)
+            return
         if self._broken:  # no process left to run it: the task fails with the reason
             name = os.path.basename(task.path)
             error = f"{name}: parse: the parser processes exit as they start ({self._broken}); run `pagelens doctor`"
