@@ -1,6 +1,15 @@
 """Ingest throughput and memory, printed as a table.
 
     .venv/bin/python bench/ingest.py [--pdfs ../shared/corpus/pdfs] [--big 500] [--index]
+    .venv/bin/python bench/ingest.py --only e2e,reference,many   # the cases named below
+
+Whole-process cases (wall clock from process start to exit, model load included):
+- e2e: `pagelens ingest PDFS` (all corpus PDFs, default settings: parser pool, OCR auto, index);
+- e2e-1worker: the same with one parser process (ingest.workers=1), for the pool's effect;
+- reference: the simplest pipeline on the same PDFs — PyMuPDF plain text, fixed 800-character chunks,
+  the same MiniLM (sentence-transformers, same precision), vectors kept in memory;
+- many: N generated documents (20 pages of text and a ruled table each) in one ingest, printing the
+  RSS of the process and its parser processes after every 10 documents (must stay flat).
 
 Each case runs in its own process (fresh data home) so peak RSS is per case:
 - born-digital: every corpus PDF whose pages have a text layer, parsing only (no OCR, no embedding);
@@ -43,6 +52,100 @@ def worker(paths: list[str], home: str, ocr: str, index: bool) -> None:
     print(json.dumps(out))
 
 
+def rss_tree_mb(pid: int | None = None) -> tuple[float, float]:
+    """(RSS of the process, RSS of it plus its child processes), MB, from /proc."""
+    pid = pid or os.getpid()
+
+    def rss(p: int) -> float:
+        try:
+            with open(f"/proc/{p}/statm", encoding="ascii") as fh:
+                return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+        except (OSError, ValueError, IndexError):
+            return 0.0
+
+    kids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as fh:
+                    if int(fh.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        kids.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+    own = rss(pid)
+    return own, own + sum(rss(k) for k in kids)
+
+
+def many_worker(paths: list[str], home: str) -> None:
+    """One ingest of many documents; an RSS line after every 10 indexed documents."""
+    from pagelens.app import Pagelens
+    from pagelens.settings import Settings
+
+    settings = Settings(home=Path(home)).with_overrides(**{"ingest.ocr": "off"})
+    finished: set[str] = set()
+    t = time.perf_counter()
+
+    def progress(name: str, stage: str, done: int, total: int) -> None:
+        if stage == "index" and done == total and name not in finished:
+            finished.add(name)
+            if len(finished) % 10 == 0:
+                own, tree = rss_tree_mb()
+                print(json.dumps({"docs": len(finished), "seconds": time.perf_counter() - t, "rss_mb": own,
+                                  "tree_rss_mb": tree}), flush=True)
+
+    with Pagelens(settings) as app:
+        results = app.ingest([Path(p) for p in paths], progress=progress)
+    print(json.dumps({"pages": sum(r.pages for r in results), "ocr_pages": 0, "seconds": time.perf_counter() - t,
+                      "failed": [r.error for r in results if r.status == "failed"]}))
+
+
+def reference_worker(paths: list[str]) -> None:
+    """PyMuPDF plain text + fixed 800-character chunks + the same MiniLM, vectors in memory."""
+    import numpy as np
+    import pymupdf
+    from sentence_transformers import SentenceTransformer
+
+    from pagelens.embed.sentence import autocast, resolve_model_path, resolve_precision
+
+    model = SentenceTransformer(resolve_model_path("all-MiniLM-L6-v2")[0], device="cpu")
+    pages, chunks = 0, []
+    for p in paths:
+        with pymupdf.open(p) as doc:
+            pages += doc.page_count
+            text = "\n".join(page.get_text() for page in doc)
+        chunks += [text[i : i + 800] for i in range(0, len(text), 800) if text[i : i + 800].strip()]
+    with autocast(resolve_precision("auto")):
+        vectors = model.encode(chunks, batch_size=16, normalize_embeddings=True, convert_to_numpy=True)
+    assert np.asarray(vectors).shape[0] == len(chunks)
+    print(json.dumps({"pages": pages, "ocr_pages": 0, "chunks": len(chunks), "failed": []}))
+
+
+def run_process(cmd: list[str], env: dict[str, str] | None = None) -> dict:
+    """Run a whole process; wall clock from start to exit and its peak RSS (ru_maxrss from wait4: its
+    largest process, parser processes included)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env={**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})})
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - t
+        out.seek(0)
+        err.seek(0)
+        text = out.read().decode()
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{cmd[:4]} failed: {err.read().decode()[-2000:]}")
+    if text.lstrip().startswith('{"documents"') or text.lstrip().startswith("{\n"):
+        docs = json.loads(text)["documents"]
+        res = {"pages": sum(d["pages"] for d in docs), "ocr_pages": sum(d["ocr_pages"] for d in docs),
+               "failed": [d["error"] for d in docs if d["status"] == "failed"], "chunks": sum(d["chunks"] for d in docs)}
+        steps: list[dict] = []
+    else:
+        lines = [json.loads(ln) for ln in text.splitlines() if ln.startswith("{")]
+        res, steps = lines[-1], lines[:-1]
+    res.update(seconds=seconds, peak_rss_mb=usage.ru_maxrss / 1024, steps=steps,
+               cpu_seconds=usage.ru_utime + usage.ru_stime)
+    return res
+
+
 def run_case(paths: list[Path], ocr: str = "off", index: bool = False) -> dict:
     with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
         cmd = [sys.executable, __file__, "--worker", "--home", home, "--ocr", ocr, *(["--index"] if index else []),
@@ -54,6 +157,7 @@ def run_case(paths: list[Path], ocr: str = "off", index: bool = False) -> dict:
             raise SystemExit(f"worker failed: {proc.stderr.read().decode()[-2000:]}")
         res = json.loads(out.strip().splitlines()[-1])
         res["peak_rss_mb"] = usage.ru_maxrss / 1024
+        res["cpu_seconds"] = usage.ru_utime + usage.ru_stime
         return res
 
 
@@ -92,19 +196,51 @@ def generate(path: Path, pages: int) -> Path:
     return path
 
 
+def generate_doc(path: Path, pages: int, seed: int) -> Path:
+    """A filing-like document: paragraphs and a ruled 6x4 table per page, distinct per seed."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    for i in range(pages):
+        page = doc.new_page()
+        page.insert_text((72, 150), f"Item {i + 1}. Results of company {seed}", fontsize=14)
+        body = (f"Company {seed} reported segment revenue of {seed * 31 + i * 7} million in period {i}, "
+                f"while operating costs in region {i % 6} stayed at {seed + i * 3} million. ") * 7
+        page.insert_textbox(pymupdf.Rect(72, 170, 523, 400), body, fontsize=10)
+        for r in range(6):
+            for c in range(4):
+                rect = pymupdf.Rect(72 + c * 110, 430 + r * 20, 182 + c * 110, 450 + r * 20)
+                page.draw_rect(rect, color=(0, 0, 0), width=0.5)
+                cell = ["Segment", "2024", "2023", "Change"][c] if r == 0 else f"{(seed + 1) * (r + c + i)}"
+                page.insert_text((rect.x0 + 4, rect.y1 - 6), cell, fontsize=8)
+    doc.save(path)
+    return path
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pdfs", type=Path, default=REPO.parent / "shared" / "corpus" / "pdfs")
     ap.add_argument("--big", type=int, default=500, help="Pages of the generated PDF (0 = skip).")
     ap.add_argument("--index", action="store_true", help="Also measure end-to-end ingest with embedding.")
+    ap.add_argument("--only", help="Comma-separated cases: parse,ocr,scanned,index,big,e2e,e2e-1worker,reference,many.")
+    ap.add_argument("--baseline-src", type=Path,
+                    help="Another pagelens source tree (e.g. `git archive main src`): adds its e2e case to the same run.")
+    ap.add_argument("--many", type=int, default=40, help="Documents in the many-documents case.")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--mode", default="pagelens", help=argparse.SUPPRESS)
     ap.add_argument("--home", help=argparse.SUPPRESS)
     ap.add_argument("--ocr", default="off", help=argparse.SUPPRESS)
     ap.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        worker(args.paths, args.home, args.ocr, args.index)
+        if args.mode == "reference":
+            reference_worker(args.paths)
+        elif args.mode == "many":
+            many_worker(args.paths, args.home)
+        else:
+            worker(args.paths, args.home, args.ocr, args.index)
         return
+    only = set(args.only.split(",")) if args.only else {"parse", "ocr", "scanned", "index", "big", "e2e", "reference"}
 
     pdfs = sorted(args.pdfs.glob("*.pdf"))
     digital = [p for p in pdfs if has_text_layer(p)]
@@ -113,23 +249,60 @@ def main() -> None:
 
     def add(name: str, res: dict) -> None:
         rows.append((name, res["pages"], res["ocr_pages"], res["seconds"], res["pages"] / res["seconds"],
-                     res["peak_rss_mb"], len(res["failed"])))
+                     res["peak_rss_mb"], len(res["failed"]), res.get("cpu_seconds", 0.0)))
 
-    add("born-digital (parse)", run_case(digital, ocr="off"))
-    add("born-digital (+figure OCR)", run_case(digital, ocr="auto"))
-    if scanned:
+    if "e2e" in only:  # first: the table's headline, beside the reference on the same machine state
+        with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
+            add("pagelens ingest (e2e)", run_process(
+                [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)]))
+    if args.baseline_src:
+        with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
+            add("baseline src ingest (e2e)", run_process(
+                [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)],
+                env={"PYTHONPATH": str(args.baseline_src.resolve())}))
+    if "reference" in only:
+        add("reference: text+800ch+MiniLM", run_process(
+            [sys.executable, __file__, "--worker", "--mode", "reference", *map(str, pdfs)]))
+    if "e2e-1worker" in only:
+        with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
+            os.environ["PAGELENS_INGEST__WORKERS"] = "1"
+            try:
+                add("pagelens e2e, 1 parser", run_process(
+                    [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)]))
+            finally:
+                del os.environ["PAGELENS_INGEST__WORKERS"]
+    if "parse" in only:
+        add("born-digital (parse)", run_case(digital, ocr="off"))
+    if "ocr" in only:
+        add("born-digital (+figure OCR)", run_case(digital, ocr="auto"))
+    if scanned and "scanned" in only:
         add("scanned (OCR, auto)", run_case(scanned, ocr="auto"))
-    if args.index:
+    if args.index and "index" in only:
         add("born-digital + index", run_case(digital, ocr="off", index=True))
         add("born-digital +OCR +index", run_case(digital, ocr="auto", index=True))
-    if args.big:
+    if args.big and "big" in only:
         with tempfile.TemporaryDirectory() as tmp:
             for n in sorted({max(1, args.big // 5), args.big}):
                 add(f"generated {n} pages", run_case([generate(Path(tmp) / f"gen{n}.pdf", n)], ocr="off"))
+    steps: list[dict] = []
+    if "many" in only:
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
+            docs = [generate_doc(Path(tmp) / f"filing{i:03d}.pdf", 20, i) for i in range(args.many)]
+            res = run_process([sys.executable, __file__, "--worker", "--mode", "many", "--home", home, *map(str, docs)])
+            add(f"many: {args.many} docs x 20 pages", res)
+            steps = res["steps"]
 
-    print(f"{'case':26} {'pages':>6} {'ocr':>4} {'seconds':>8} {'pages/s':>8} {'s/page':>7} {'peak RSS MB':>11} {'failed':>6}")
-    for name, pages, ocr, secs, pps, rss, failed in rows:
-        print(f"{name:26} {pages:6d} {ocr:4d} {secs:8.2f} {pps:8.1f} {secs / max(pages, 1):7.3f} {rss:11.0f} {failed:6d}")
+    # CPU s: user + system time of the process and every process it waited for (parsers included); on a
+    # shared machine it moves less with the load than the wall clock does.
+    print(f"{'case':30} {'pages':>6} {'ocr':>4} {'seconds':>8} {'CPU s':>7} {'pages/s':>8} {'s/page':>7} "
+          f"{'peak RSS MB':>11} {'failed':>6}")
+    for name, pages, ocr, secs, pps, rss, failed, cpu in rows:
+        print(f"{name:30} {pages:6d} {ocr:4d} {secs:8.2f} {cpu:7.1f} {pps:8.1f} {secs / max(pages, 1):7.3f} "
+              f"{rss:11.0f} {failed:6d}")
+    if steps:
+        print(f"\n{'documents':>9} {'seconds':>8} {'RSS MB':>7} {'with parsers MB':>15}")
+        for st in steps:
+            print(f"{st['docs']:9d} {st['seconds']:8.1f} {st['rss_mb']:7.0f} {st['tree_rss_mb']:15.0f}")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ def test_hashing_embedder_is_deterministic_normalised_and_lexical() -> None:
 # -- SentenceTransformerEmbedder (MiniLM, loaded once) ----------------------------------------------
 @pytest.fixture(scope="session")
 def minilm() -> SentenceTransformerEmbedder:
-    emb = SentenceTransformerEmbedder("all-MiniLM-L6-v2")
+    emb = SentenceTransformerEmbedder("all-MiniLM-L6-v2", runtime="torch")  # the torch path (ONNX: test_embed_onnx.py)
     assert not emb.loaded and emb.dim == 384 and emb.max_tokens == 256  # known without loading
     assert not emb.loaded
     return emb

@@ -79,6 +79,17 @@ class IngestSettings(BaseModel):
     max_render_pixels: int = Field(
         40_000_000, description="Renders (figures, OCR) are scaled down to stay under this many pixels."
     )
+    workers: int = Field(
+        0, ge=0, description="Parser processes; 0 = one per CPU core. Pages of a long document are split "
+        "across them and merged in page order."
+    )
+    pages_per_task: int = Field(
+        8, ge=1, description="Most pages in one parse task (a page range given to one parser process)."
+    )
+    worker_max_rss_mb: int = Field(
+        1000, ge=0, description="A parser process whose memory grew past this (MB) is replaced by a fresh one "
+        "after its task (0 = never)."
+    )
 
 
 class QdrantCollectionSettings(BaseModel):
@@ -143,6 +154,16 @@ class IndexSettings(BaseModel):
     qdrant_collection: QdrantCollectionSettings = Field(
         default_factory=lambda: QdrantCollectionSettings(),
         description="Collection layout on a Qdrant server/cluster: shards, replicas, on-disk storage, quantization.",
+    )
+    embed_runtime: Literal["auto", "torch", "onnx"] = Field(
+        "auto",
+        description="Runtime of the in-process text model. 'auto': an ONNX export of the same model (verified at "
+        "export time to cosine >= 0.9999 against torch) embeds queries and, where the CPU lacks native bf16, "
+        "documents; torch embeds documents where bf16 is native. 'torch' never uses ONNX; 'onnx' always "
+        "when an export exists.",
+    )
+    onnx_cache: Path | None = Field(
+        None, description="Folder of ONNX exports of the text model; unset = the user cache dir (pagelens/onnx)."
     )
 
 

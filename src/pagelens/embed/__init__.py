@@ -44,7 +44,8 @@ def create_text_embedder(ix: IndexSettings, *, transport: httpx.BaseTransport | 
     from pagelens.embed.sentence import SentenceTransformerEmbedder
 
     return SentenceTransformerEmbedder(
-        ix.embedder, threads=ix.embed_threads, batch_size=ix.embed_batch_size, precision=ix.embed_precision
+        ix.embedder, threads=ix.embed_threads, batch_size=ix.embed_batch_size, precision=ix.embed_precision,
+        runtime=ix.embed_runtime, onnx_cache=ix.onnx_cache,
     )
 
 

@@ -25,6 +25,8 @@ _KNOWN_SHAPES = {"all-minilm-l6-v2": (384, 256)}
 # per CPU-second at batch 4-8, 30 at 16, 24 at 32, 18 at 64 (padding and attention cost grow with the
 # batch); wall-clock throughput followed the same order. 16 keeps most of the gain with fewer calls.
 DEFAULT_BATCH_SIZE = 16
+SMALL_CALL = 8
+"""Calls with at most this many texts (queries) go to the ONNX export in 'auto' runtime."""
 
 
 def resolve_model_path(model: str) -> tuple[str, bool]:
@@ -152,6 +154,8 @@ class SentenceTransformerEmbedder:
         threads: int = 0,
         batch_size: int = DEFAULT_BATCH_SIZE,
         precision: str = "float32",
+        runtime: str = "auto",
+        onnx_cache: str | Path | None = None,
     ):
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -163,6 +167,11 @@ class SentenceTransformerEmbedder:
         self.batch_size = batch_size
         self._model: Any = None
         self._lock = threading.Lock()
+        if runtime not in ("auto", "torch", "onnx"):
+            raise ValueError(f"runtime must be auto, torch or onnx, not {runtime!r}")
+        self.runtime = runtime
+        self.onnx_cache = Path(onnx_cache).expanduser() if onnx_cache else None
+        self._onnx: Any = None  # None: not looked for yet; False: no verified export
 
     # -- loading ---------------------------------------------------------------------------------
     @property
@@ -219,6 +228,8 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        if self._use_onnx(len(texts)):
+            return self._onnx.embed(list(texts), batch_size=self.batch_size)
         model = self._load()
         with torch_threads(self.threads), autocast(self.precision):
             vectors = model.encode(
@@ -232,8 +243,68 @@ class SentenceTransformerEmbedder:
 
     def count_tokens(self, text: str) -> int:
         """Tokens including the model's special tokens ([CLS]/[SEP]), before truncation."""
+        if self._model is None and self.runtime != "torch" and self._onnx_encoder() is not None:
+            return self._onnx.count_tokens(text)
         tokenizer = self._load().tokenizer
         return len(tokenizer.encode(text, add_special_tokens=True, verbose=False))
+
+    # -- the ONNX fast path (pagelens.embed.onnx) ---------------------------------------------------
+    def _onnx_encoder(self) -> Any:
+        if self._onnx is None:
+            with self._lock:
+                if self._onnx is None:
+                    self._onnx = self._load_onnx() or False
+        return self._onnx or None
+
+    def _load_onnx(self) -> Any:
+        if self.runtime == "torch":
+            return None
+        try:
+            source, local = resolve_model_path(self.name)
+        except ComponentUnavailable:
+            return None
+        if not local:
+            return None
+        from pagelens.embed.onnx import OnnxTextEncoder
+
+        return OnnxTextEncoder.load(source, self.onnx_cache, threads=self.threads)
+
+    def _use_onnx(self, n: int) -> bool:
+        """'auto': queries (small calls) before torch is loaded, and bulk where bf16 is not native
+        (there the ONNX float32 model is as fast as torch and needs no torch import)."""
+        if self.runtime == "torch":
+            return False
+        if self.runtime == "auto" and (self._model is not None or (n > SMALL_CALL and self.precision == "bfloat16")):
+            return False
+        return self._onnx_encoder() is not None
+
+    @property
+    def onnx_active(self) -> bool:
+        """Whether a verified ONNX export is loaded (queries go through it)."""
+        return bool(self._onnx)
+
+    def warm(self) -> None:
+        """Load what bulk embedding will use (ingest calls this while the parsers work); with torch
+        loaded, make and verify the ONNX export once if there is none yet."""
+        if self.runtime != "torch" and (self.runtime == "onnx" or self.precision != "bfloat16"):
+            if self._onnx_encoder() is not None:
+                return
+        self._load()
+        self.ensure_onnx_export()
+
+    def ensure_onnx_export(self) -> dict[str, Any] | None:
+        """Export the loaded torch model to ONNX and verify it, unless that was done before (for this
+        model and these library versions); returns the export's record, None when not applicable."""
+        import importlib.util
+
+        if self.runtime == "torch" or self._model is None or importlib.util.find_spec("onnx") is None:
+            return None
+        from pagelens.embed import onnx
+
+        source, local = resolve_model_path(self.name)
+        if not local or not onnx.runtime_available():
+            return None
+        return onnx.export_status(source, self.onnx_cache) or onnx.export(self._model, source, self.onnx_cache)
 
     def _short_name(self) -> str:
         name = self.name.lower()
@@ -242,5 +313,5 @@ class SentenceTransformerEmbedder:
     def __repr__(self) -> str:
         return (
             f"SentenceTransformerEmbedder({self.name!r}, threads={self.threads}, batch_size={self.batch_size}, "
-            f"precision={self.precision!r})"
+            f"precision={self.precision!r}, runtime={self.runtime!r})"
         )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import queue
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -24,18 +25,27 @@ from typing import TYPE_CHECKING, Any
 
 from pagelens.errors import PagelensError
 from pagelens.faults import crash_point
+from pagelens.ingest.executor import ParseExecutor, create_executor
 from pagelens.models import Document, IngestResult
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
 
 if TYPE_CHECKING:
     from pagelens.app import Pagelens
+    from pagelens.settings import Settings
 
 Progress = Callable[[str, str, int, int], None]
 """progress(file_name, stage, done, total); stage is 'parse' or 'index'."""
 
+INDEX_QUEUE_DOCS = 4
+"""Committed documents waiting for the embedder; when full, the parsers wait (bounded memory)."""
+
 
 class IngestCoordinator:
     """Adds and removes documents in one data home, keeping catalog, vectors and caches in step."""
+
+    executor_factory: Callable[["Settings"], ParseExecutor] = staticmethod(create_executor)
+    """Builds the executor of parse tasks for one ingest (local processes; tests and a cluster
+    executor replace it)."""
 
     def __init__(self, components: "Pagelens") -> None:
         self.c = components
@@ -78,35 +88,62 @@ class IngestCoordinator:
         return self.c.injected("ocr") is None and not self.settings.answer.enrich
 
     def _ingest_with_child(self, files: list[Path], progress: Progress | None, results: list[IngestResult]) -> None:
-        """Parse in a child process while this one loads the model and embeds what is parsed."""
-        from pagelens.ingest.worker import ChildParser
+        """Parse on a pool of processes while this one loads the model and embeds what is committed.
+
+        The main thread schedules parse tasks and commits each document once its pages are in; an
+        index thread embeds committed documents as they come (a bounded queue between the two, so a
+        slow embedder holds the parsers back instead of piling up documents in memory)."""
+        from pagelens.ingest.parallel import ParallelParser
 
         self.c.indexer.ensure()  # opens the vector index first: a home owned by another process fails here
         on_page = (lambda name, done, total: progress(name, "parse", done, total)) if progress else None
-        child = ChildParser(self.settings, files, on_page, self.c.warn)
-        marks: list[tuple[str, int]] = []
+        executor = self.executor_factory(self.settings)
         embedder = self.c.embedder
         threads = getattr(embedder, "threads", None)
+        todo: queue.Queue[IngestResult | None] = queue.Queue(maxsize=INDEX_QUEUE_DOCS)
+        parsing = threading.Event()
+        parsing.set()
+
+        def index_loop() -> None:
+            warm = getattr(embedder, "warm", None)
+            with contextlib.suppress(Exception):  # the indexing step meets and reports the same error
+                warm() if warm else self._warm_embedder()
+            while (result := todo.get()) is not None:
+                try:
+                    if threads is not None and not parsing.is_set():
+                        embedder.threads = threads  # parsing is over: every core embeds
+                    if result.replaced:
+                        self.forget_vectors(result.replaced)
+                    if result.status != "failed" and result.doc_id:
+                        self._index(result, progress)
+                except Exception as exc:  # one document's failure must not stop the others
+                    result.status = "failed"
+                    result.error = f"{result.name}: index: unexpected {type(exc).__name__}: {str(exc)[:200]}"
+
+        if threads is not None:
+            # One torch thread while the parsers hold the cores: spinning OpenMP threads competing with
+            # busy processes are far slower than one (NOTES.md).
+            embedder.threads = 1
+        indexer = threading.Thread(target=index_loop, name="pagelens-index", daemon=True)
+        indexer.start()
+        order = {str(p.resolve()): i for i, p in enumerate(files)}
+        done: list[IngestResult] = []
         try:
-            if threads is not None:
-                # One torch thread while the child parses on the other core: two spinning OpenMP
-                # threads competing with a busy process are far slower than one (NOTES.md).
-                embedder.threads = 1
-            self._warm_embedder()
-            for result in child:
-                if result.replaced:
-                    self.forget_vectors(result.replaced)
-                if result.status != "failed" and result.doc_id:
-                    if threads is not None and not child.running:
-                        embedder.threads = threads
-                    self._index(result, progress, marks=marks)
-                results.append(result)
+            parser = ParallelParser(
+                files, self.catalog, executor, pages_per_task=self.settings.ingest.pages_per_task,
+                progress=on_page, warn=self.c.warn,
+            )
+            for result in parser:
+                done.append(result)
+                todo.put(result)
         finally:
-            child.close()
+            parsing.clear()
+            executor.close()
+            todo.put(None)
+            indexer.join()
             if threads is not None:
                 embedder.threads = threads
-        for doc_id, chunks in marks:  # the child has committed: the catalog is writable again
-            self.catalog.mark_indexed(doc_id, self.c.indexer.collection, chunks)
+        results.extend(sorted(done, key=lambda r: order.get(r.path, len(order))))
 
     def _ingest_in_process(
         self, files: list[Path], progress: Progress | None, index: bool, results: list[IngestResult]

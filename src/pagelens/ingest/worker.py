@@ -1,134 +1,172 @@
-"""Parsing in a child process, so that parsing (one core, Python-bound) and embedding (torch, in the
-parent) run at the same time instead of taking turns on the GIL.
+"""The parser process: runs parse tasks (see :mod:`pagelens.ingest.executor`) and reports events.
 
-Protocol: the parent writes one JSON object to the child's stdin, ``{"settings": {...}, "paths": [...]}``;
-the child answers with JSON lines on stdout, in file order:
+    python -m pagelens.ingest.worker FD
 
-    {"type": "progress", "name": "a.pdf", "done": 3, "total": 16}
-    {"type": "warn", "message": "..."}
-    {"type": "result", "result": {...IngestResult...}}
+The first stdin line is ``{"settings": {...}}``; every further line is a task. Events are JSON lines
+written to file descriptor FD only (never stdout, which a library may write to):
 
-The child writes documents to the catalog itself (SQLite in WAL mode lets the parent read what it has
-committed meanwhile); it never opens the vector index.
+    {"type": "progress", "task": 7, "done": 3}
+    {"type": "warn", "task": 7, "message": "..."}
+    {"type": "done", "task": 7, "result": {...}, "rss_mb": 412.0}
+    {"type": "failed", "task": 7, "error": "a.pdf: not a PDF (no %PDF- header)"}
+
+A ``prepare`` task returns the document's page count, metadata, metadata elements and running
+headers/footers (and, for a short document, its pages); a ``pages`` task returns the parsed pages of
+its range in order. The process writes no document to the catalog — the parent commits each document
+in one transaction once all its pages are in — only caches (OCR results), each in its own short
+transaction.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
-import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
-from pagelens.models import IngestResult
+from pagelens.errors import DocumentError
 from pagelens.settings import Settings
 
 
-class ChildParser:
-    """Starts the child at once (so the caller can load models meanwhile); iterate for the results,
-    one IngestResult per path, in order, as the child finishes each file."""
+def rss_mb() -> float:
+    """Resident memory of this process now (MB)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        import resource
 
-    def __init__(
-        self,
-        settings: Settings,
-        paths: list[Path],
-        progress: Callable[[str, int, int], None] | None = None,
-        warn: Callable[[str], None] | None = None,
-    ) -> None:
-        self.paths = paths
-        self.progress = progress
-        self.warn = warn
-        request = json.dumps({"settings": settings.model_dump(mode="json"), "paths": [str(p) for p in paths]})
-        # stderr goes to a file, not a pipe: a chatty library must never block the child on a full pipe.
-        self.stderr = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pagelens.ingest.worker"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(request)
-        self.proc.stdin.close()
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
-    def __iter__(self) -> Iterator[IngestResult]:
-        proc = self.proc
-        done = 0
+
+class Worker:
+    """Holds the parsing components of one process and runs tasks with them."""
+
+    def __init__(self, settings: Settings, out: TextIO) -> None:
+        from pagelens.ingest.pipeline import Ingestor
+        from pagelens.ocr import create_ocr_engine
+        from pagelens.store.catalog import open_catalog
+        from pagelens.store.images import open_image_store
+
+        self.out = out
+        self.lock = threading.Lock()
+        self.task_id = -1
+        # The configured catalog and image store (SQLite under the home, or a shared PostgreSQL and folder).
+        self.catalog = open_catalog(settings)
+        self.ocr = create_ocr_engine(settings.ingest, warn=self.warn, catalog=self.catalog)
+        self.ingestor = Ingestor(settings.ingest, self.catalog, open_image_store(settings), self.ocr, warn=self.warn)
+
+    def emit(self, msg: dict[str, Any]) -> None:
+        with self.lock:
+            self.out.write(json.dumps(msg, default=str) + "\n")
+            self.out.flush()
+
+    def warn(self, message: str) -> None:
+        self.emit({"type": "warn", "task": self.task_id, "message": message})
+
+    def run(self, task: dict[str, Any]) -> None:
+        self.task_id = int(task["id"])
+        path = Path(task["path"])
         try:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                msg = json.loads(line)
-                if msg["type"] == "progress" and self.progress:
-                    self.progress(msg["name"], msg["done"], msg["total"])
-                elif msg["type"] == "warn" and self.warn:
-                    self.warn(msg["message"])
-                elif msg["type"] == "result":
-                    done += 1
-                    yield IngestResult.model_validate(msg["result"])
-            code = proc.wait()
-            if done < len(self.paths):
-                self.stderr.seek(0)
-                err = self.stderr.read().strip().splitlines()
-                why = err[-1] if err else f"exit code {code}"
-                for path in self.paths[done:]:
-                    yield IngestResult(
-                        doc_id=None, name=path.name, path=str(path), status="failed",
-                        error=f"{path.name}: ingest: the parser process stopped ({why})",
-                    )
+            if task["kind"] == "prepare":
+                result = self.prepare(path, task["doc_id"], int(task.get("inline_pages", 0)))
+            else:
+                result = self.pages(path, task["doc_id"], int(task["first"]), int(task["last"]), set(task["furniture"]))
+        except DocumentError as exc:
+            self.emit({"type": "failed", "task": self.task_id, "error": str(exc), "rss_mb": rss_mb()})
+        except Exception as exc:  # a parser bug fails this document, not the process
+            error = f"{path.name}: parse: unexpected {type(exc).__name__}: {str(exc)[:200]}"
+            self.emit({"type": "failed", "task": self.task_id, "error": error, "rss_mb": rss_mb()})
+        else:
+            self.emit({"type": "done", "task": self.task_id, "result": result, "rss_mb": rss_mb()})
+
+    def _open(self, path: Path, doc_id: str) -> Any:
+        from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
+
+        data = read_bytes(path)
+        if sha256(data) != doc_id:
+            raise DocumentError("the file changed while it was being ingested; ingest it again", file=path, stage="parse")
+        return open_pdf(path, data)
+
+    def prepare(self, path: Path, doc_id: str, inline_pages: int) -> dict[str, Any]:
+        from pagelens.ingest import furniture, metadata
+        from pagelens.models import Document
+
+        pdf = self._open(path, doc_id)
+        try:
+            doc = Document(
+                doc_id=doc_id, name=path.name, path=str(path.resolve()), size=path.stat().st_size,
+                pages=pdf.page_count, **metadata.document_metadata(pdf),
+            )
+            meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
+            running = furniture.detect_furniture(pdf)
+            out: dict[str, Any] = {
+                "document": doc.model_dump(mode="json"),
+                "meta_elements": [e.model_dump(mode="json") for e in meta_elements],
+                "furniture": sorted(running),
+            }
+            if pdf.page_count <= inline_pages:
+                out["pages"] = self._parse_range(pdf, path, doc_id, 0, pdf.page_count, running)
+            return out
         finally:
-            self.close()
+            pdf.close()
 
-    @property
-    def running(self) -> bool:
-        return self.proc.poll() is None
+    def pages(self, path: Path, doc_id: str, first: int, last: int, running: set[str]) -> dict[str, Any]:
+        pdf = self._open(path, doc_id)
+        try:
+            return {"pages": self._parse_range(pdf, path, doc_id, first, min(last, pdf.page_count), running)}
+        finally:
+            pdf.close()
 
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        if self.proc.stdout:
-            self.proc.stdout.close()
-        self.stderr.close()
+    def _parse_range(self, pdf: Any, path: Path, doc_id: str, first: int, last: int, running: set[str]) -> list[dict[str, Any]]:
+        """Pages first..last-1, each with its figures OCR'd (on a second thread, as in one-process ingest)."""
+        from pagelens.ingest.figure_ocr import FigureOcrQueue
 
+        ing = self.ingestor
+        out: list[dict[str, Any]] = []
+        last_report = [0.0]
 
-def _emit(msg: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(msg, default=str) + "\n")
-    sys.stdout.flush()
+        def collect(payload: object) -> None:
+            pno, parsed = payload  # type: ignore[misc]
+            out.append({
+                "page": pno + 1, "ocr": parsed.ocr, "error": parsed.error, "warnings": parsed.warnings,
+                "elements": [e.model_dump(mode="json") for e in parsed.elements],
+            })
+            now = time.monotonic()
+            if now - last_report[0] >= 0.2 or pno + 1 == last:
+                last_report[0] = now
+                self.emit({"type": "progress", "task": self.task_id, "done": len(out)})
+
+        engine = ing.ocr if ing.settings.ocr_figures else None
+        queue = FigureOcrQueue(
+            engine, self.catalog, ing.images, collect, warn=lambda m: self.warn(f"{path.name}: {m}"),
+            vector=ing.settings.ocr_vector_figures,
+        )
+        try:
+            for pno in range(first, last):
+                parsed = ing._parse_page(pdf, pno, doc_id, path.name, running)
+                queue.add(parsed.elements, (pno, parsed))
+            queue.finish()
+        finally:
+            queue.close()
+        return out
 
 
 def main() -> None:
-    from pagelens.ingest.pipeline import Ingestor
-    from pagelens.ocr import create_ocr_engine
-    from pagelens.store.catalog import open_catalog
-    from pagelens.store.images import open_image_store
-
-    request = json.loads(sys.stdin.read())
-    settings = Settings(**request["settings"])
-    catalog = open_catalog(settings)
-
-    def warn(message: str) -> None:
-        _emit({"type": "warn", "message": message})
-
-    ocr = create_ocr_engine(settings.ingest, warn=warn, catalog=catalog)
-    ingestor = Ingestor(settings.ingest, catalog, open_image_store(settings), ocr, warn=warn)
-    for raw in request["paths"]:
-        path = Path(raw)
-
-        last = [0.0]
-
-        def progress(done: int, total: int, name: str = path.name) -> None:
-            # At most ~5 lines a second: the parent reads them between documents it embeds.
-            now = time.monotonic()
-            if done == total or now - last[0] >= 0.2:
-                last[0] = now
-                _emit({"type": "progress", "name": name, "done": done, "total": total})
-
-        result = ingestor.ingest_file(path, progress=progress)
-        _emit({"type": "result", "result": result.model_dump(mode="json")})
-    catalog.close()
+    out = os.fdopen(int(sys.argv[1]), "w", encoding="utf-8")
+    sys.stdout = sys.stderr  # print() from any library goes to the log, never to the event pipe
+    init = json.loads(sys.stdin.readline())
+    worker = Worker(Settings(**init["settings"]), out)
+    worker.emit({"type": "ready"})
+    try:
+        for line in sys.stdin:
+            if line.strip():
+                worker.run(json.loads(line))
+    finally:
+        worker.catalog.close()
 
 
 if __name__ == "__main__":

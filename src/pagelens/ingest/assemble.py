@@ -1,0 +1,102 @@
+"""Putting a document together from page ranges parsed anywhere, and committing it once.
+
+Pages may arrive in any order (ranges parsed by different processes); the document-level passes —
+table continuations, section paths, element ids and counts — run over them in page order, then the
+document and all its elements are written in one catalog transaction, which also drops the earlier
+version of the same file. Nothing is visible before that transaction commits, so a crash at any
+moment leaves the catalog as it was.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pagelens.errors import DocumentError
+from pagelens.ingest import sections, tables
+from pagelens.ingest.pipeline import Ingestor, page_list
+from pagelens.models import Document, Element, ElementKind, IngestResult
+from pagelens.store.catalog import Catalog
+
+
+class DocumentAssembler:
+    """Collects one document's parsed pages; :meth:`commit` writes it."""
+
+    def __init__(self, document: dict[str, Any], meta_elements: list[dict[str, Any]], started: float) -> None:
+        self.doc = Document.model_validate(document)
+        self.meta_elements = [Element.model_validate(e) for e in meta_elements]
+        self.started = started
+        self._pages: dict[int, dict[str, Any]] = {}
+
+    @property
+    def complete(self) -> bool:
+        return len(self._pages) >= self.doc.pages
+
+    def add(self, pages: list[dict[str, Any]]) -> None:
+        for page in pages:
+            self._pages[int(page["page"])] = page
+
+    def commit(self, catalog: Catalog, result: IngestResult, warn: Any) -> Document:
+        """Run the document-level passes in page order and write everything in one transaction.
+        Raises DocumentError when every page failed (nothing is written then)."""
+        doc = self.doc
+        name = doc.name
+        tracker = sections.SectionTracker(doc.outline)
+        counts: dict[str, int] = {}
+        warned: dict[str, list[int]] = {}
+        prev_tables: list[Element] = []
+        pages: list[list[Element]] = []
+        for pno in range(1, doc.pages + 1):
+            page = self._pages.get(pno) or {"elements": [], "error": "page missing from the parse results"}
+            for w in page.get("warnings") or []:
+                warned.setdefault(w, []).append(pno)
+            if page.get("error"):
+                doc.failed_pages[pno] = page["error"]
+            if page.get("ocr"):
+                doc.ocr_pages.append(pno)
+            els = [Element.model_validate(e) for e in page["elements"]]
+            if pno == 1:
+                els = self.meta_elements + els
+            cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
+            tables.mark_continuations(prev_tables, cur_tables)
+            prev_tables = cur_tables
+            tracker.assign(els)
+            Ingestor._finalize(els, counts)
+            pages.append(els)
+        self._pages.clear()
+        for message, nums in warned.items():
+            warn(f"{name}: {message} on {page_list(nums)}")
+        if doc.failed_pages and len(doc.failed_pages) == doc.pages:
+            first = next(iter(doc.failed_pages.values()))
+            raise DocumentError(f"every page failed (first: {first})", file=name, stage="parse")
+        doc.element_counts = counts
+        doc.seconds = round(time.perf_counter() - self.started, 3)
+        with catalog.transaction() as conn:
+            previous = catalog.latest_by_path(doc.path)
+            doc.version = (previous.version + 1) if previous else 1
+            catalog.begin_document(conn, doc)
+            for els in pages:
+                catalog.add_elements(conn, els)
+            catalog.update_document(conn, doc)
+            # The vectors this version is owed, recorded with it: replayed until the index confirms them.
+            catalog.add_vector_job(conn, doc.doc_id, "upsert")
+            if previous is not None and previous.doc_id != doc.doc_id:
+                # A changed file replaces its earlier version in the same transaction, which also
+                # records the pending delete of that version's vectors (delete_document).
+                catalog.delete_document(conn, previous.doc_id)
+                result.replaced = previous.doc_id
+        result.pages = doc.pages
+        result.elements = counts
+        result.ocr_pages = len(doc.ocr_pages)
+        result.page_errors = [f"{name}: page {p}: {why}" for p, why in sorted(doc.failed_pages.items())]
+        result.status = "indexed"
+        return doc
+
+
+def page_ranges(pages: int, workers: int, pages_per_task: int) -> list[tuple[int, int]]:
+    """0-based [first, last) ranges: a document is spread over the workers, no range over
+    ``pages_per_task`` pages (small tasks keep every worker busy and the merge memory small)."""
+    if pages <= 0:
+        return []
+    size = max(1, min(pages_per_task, -(-pages // max(1, workers))))
+    return [(a, min(a + size, pages)) for a in range(0, pages, size)]
