@@ -70,9 +70,9 @@ class CountingCatalog(Catalog):
     """Records which write transaction every document write happened in."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(path)
-        self.tx = 0
+        self.tx = 0  # set first: opening the catalog runs its migrations in a transaction
         self.writes: list[tuple[str, int, str]] = []  # (call, transaction number, doc id)
+        super().__init__(path)
 
     @contextmanager
     def transaction(self) -> Iterator:
