@@ -24,6 +24,7 @@ from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
 from pagelens.errors import NotFoundError
 from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.chunking import chunk_document
+from pagelens.index.profile import COVER_PAGES, build_profile, profile_collection, profile_point_id, profile_spec
 from pagelens.models import Chunk
 from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
@@ -103,6 +104,7 @@ class Indexer:
         self.image_embedder = image_embedder
         self.enricher = enricher
         self.collection = settings.index_name()
+        self.profiles = profile_collection(self.collection)
 
     def spec(self) -> VectorSpec:
         dim = self.embedder.dim
@@ -113,6 +115,7 @@ class Indexer:
 
     def ensure(self) -> None:
         self.store.ensure_collection(self.collection, self.spec())
+        self.store.ensure_collection(self.profiles, profile_spec(self.embedder.dim))
 
     # -- chunks -----------------------------------------------------------------------------------
     def chunks(self, doc_id: str) -> list[Chunk]:
@@ -143,12 +146,29 @@ class Indexer:
             done += len(batch)
             if progress:
                 progress(done, len(chunks))
+        self.index_profile(doc_id)
         if mark:
             self.catalog.mark_indexed(doc_id, self.collection, len(chunks))
         return len(chunks)
 
+    def index_profile(self, doc_id: str) -> None:
+        """The document's routing profile (``pagelens.index.profile``), unless it is there already;
+        a profile of an older version is replaced."""
+        pid = profile_point_id(doc_id)
+        if self.store.existing_ids(self.profiles, [pid]):
+            return
+        doc = self.catalog.get_document(doc_id)
+        if doc is None:
+            raise NotFoundError(f"index: no document {doc_id[:12]} in the catalog")
+        cover = [e for p in range(1, min(doc.pages, COVER_PAGES) + 1) for e in self.catalog.elements(doc_id, page=p)]
+        profile = build_profile(doc, cover, self.catalog.elements(doc_id, kinds=["heading"]))
+        vector = _as_list(self.embedder.embed([profile.dense_text])[0])
+        self.store.delete_doc(self.profiles, doc_id)
+        self.store.upsert(self.profiles, [profile.point(vector)])
+
     def remove_document(self, doc_id: str) -> None:
         self.store.delete_doc(self.collection, doc_id)
+        self.store.delete_doc(self.profiles, doc_id)
 
     def _rounds(self, chunks: list[Chunk]) -> Iterator[list[Chunk]]:
         # Similar lengths in one batch waste less padding (transformer cost grows with length).

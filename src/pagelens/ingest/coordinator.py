@@ -127,6 +127,7 @@ class IngestCoordinator:
             if self.catalog.is_indexed(result.doc_id, indexer.collection) and self.c.store.count(
                 indexer.collection, result.doc_id
             ):
+                indexer.index_profile(result.doc_id)  # homes indexed before document routing lack it
                 return  # (a catalog that says "indexed" over a lost vector folder is re-indexed)
             on_chunk = (lambda done, total: progress(result.name, "index", done, total)) if progress else None
             result.chunks = indexer.index_document(result.doc_id, progress=on_chunk, mark=marks is None)
