@@ -182,6 +182,15 @@ class AnswerSettings(BaseModel):
     abstain_threshold: float = Field(
         0.35, description="Extractive answerer abstains below this evidence score (0..1)."
     )
+    abstain: Literal["rules", "calibrated"] = Field(
+        "rules", description="How the extractive answerer decides to abstain: 'rules' (evidence score below "
+        "abstain_threshold, a date or two names of the question missing from the answer's own source, or the thing "
+        "asked for in no source) or 'calibrated' (a logistic model, pagelens.answer.calibration). Cross-validated by "
+        "PDF on the dev questions (bench/answer_cv.py) the rules held up better (0.69 vs 0.65)."
+    )
+    abstain_probability: float = Field(
+        0.304, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
+    )
     enrich: bool = Field(False, description="At ingest, index LLM summaries of chunks and figure descriptions.")
     cache: bool = Field(True, description="Semantic answer cache.")
     cache_threshold: float = Field(0.95, description="Cosine similarity for a cache hit.")
