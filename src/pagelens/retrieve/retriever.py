@@ -53,12 +53,13 @@ class _Candidate:
     channels: dict[str, float] = field(default_factory=dict)
     rerank: float | None = None
     merged: list["_Candidate"] = field(default_factory=list)
+    fused_rank: int = 0  # 1-based place in the fused list (a merged chunk's rank)
 
     def hit(self, rank: int) -> SearchHit:
         return SearchHit(
             rank=rank, score=self.rerank if self.rerank is not None else self.fused, chunk=self.chunk,
             channels=self.channels, rerank_score=self.rerank,
-            merged=[m.hit(int(m.channels.get("fused_rank", 0))) for m in self.merged],
+            merged=[m.hit(m.fused_rank) for m in self.merged],
         )
 
 
@@ -220,7 +221,7 @@ class Retriever:
         if routing is not None and routing.strength:
             out.sort(key=lambda c: -c.fused)  # stable: ties keep the fusion's order
         for i, c in enumerate(out, 1):
-            c.channels["fused_rank"] = float(i)
+            c.fused_rank = i
         return out, routing
 
     def _scoped(self, query: str, channels: list[str], routing: Routing) -> dict[str, list[ScoredPoint]]:
