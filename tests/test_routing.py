@@ -179,13 +179,33 @@ def test_routing_is_a_prior_not_a_filter(reports):
     assert only and set(_docs(only)) == {"filing-0002.pdf"} and not any("route" in h.channels for h in only)
 
 
-def test_removed_documents_leave_the_routing(reports, tmp_path: Path):
-    settings, store, embedder, ids = reports
+def test_profiles_follow_the_documents(tmp_path: Path):
+    """A removed document leaves the routing; a home indexed before routing gets its profiles."""
+    from pagelens.embed.fake import HashingEmbedder
     from pagelens.index.profile import profile_collection
 
-    coll = profile_collection(settings.index_name())
-    assert store.count(coll) == len(REPORTS)
-    assert store.count(coll, ids["filing-0002.pdf"]) == 1
+    settings = Settings(home=tmp_path / "home").with_overrides(**{"ingest.ocr": "off"})
+    catalog = Catalog(tmp_path / "home" / "catalog.sqlite3")
+    images = ImageStore(tmp_path / "home" / "images")
+    ingestor = Ingestor(settings.ingest, catalog, images)
+    with EdgeVectorStore(tmp_path / "home" / "qdrant") as store:
+        embedder = HashingEmbedder(dim=64)
+        indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, images)
+        ids = []
+        for name, cover, capex, interest, unique in REPORTS[1:4]:
+            doc_id = ingestor.ingest_file(_report(tmp_path / name, cover, capex, interest, unique)).doc_id
+            indexer.index_document(doc_id)
+            ids.append(doc_id)
+        coll = profile_collection(settings.index_name())
+        router = Retriever(settings, store, embedder, SparseEncoder())
+        assert store.count(coll) == 3 and set(router.route("Globex interest expense").strength) == {ids[1]}
+        indexer.remove_document(ids[1])
+        assert store.count(coll) == 2 and store.count(coll, ids[1]) == 0
+        assert router.route("Globex interest expense").strength == {}
+        store.delete_doc(coll, ids[2])  # as in a home indexed before document routing existed
+        indexer.index_profile(ids[2])
+        assert store.count(coll, ids[2]) == 1 and set(router.route("Initech 10-Q").strength) == {ids[2]}
+    catalog.close()
 
 
 def test_scores_follow_distinctiveness():

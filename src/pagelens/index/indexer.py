@@ -9,6 +9,9 @@ Every chunk is one point (id = ``point_id(chunk.id)``) with the named vectors th
   ``image`` when an image embedder (CLIP) is configured;
 * any kind, when an enricher is given: ``summary`` (dense vector of an LLM summary).
 
+Beside the chunks, each document gets one routing profile in ``<collection>_docs``
+(``pagelens.index.profile``: its identity, cover and headings), which document routing scores.
+
 Indexing is idempotent and resumable: chunk ids are deterministic and points already in the
 collection are skipped, so a killed run continues where it stopped and a second run adds nothing.
 """
@@ -157,6 +160,7 @@ class Indexer:
         pid = profile_point_id(doc_id)
         if self.store.existing_ids(self.profiles, [pid]):
             return
+        self.store.ensure_collection(self.profiles, profile_spec(self.embedder.dim))  # a home from before routing
         doc = self.catalog.get_document(doc_id)
         if doc is None:
             raise NotFoundError(f"index: no document {doc_id[:12]} in the catalog")
