@@ -154,7 +154,7 @@ def main() -> None:
     print("\n4-fold by PDF (held-out accuracy, question-weighted): "
           + ", ".join(f"{k} {sum(v) / len(v):.2f}" for k, v in results.items()))
     print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
-    print(f"answer.abstain_threshold = {cut}")
+    print(f"answer.abstain_probability = {cut}")
 
 
 if __name__ == "__main__":
