@@ -94,11 +94,9 @@ def _c(doc: str, page: int, tag: str) -> _C:
 
 
 def test_merge_keeps_order_and_the_best_of_each_page():
-    fig = _c("a", 1, "f")
-    fig.chunk.kind = "figure"
-    cands = [_c("a", 1, "x"), _c("a", 2, "y"), fig, _c("a", 1, "z"), _c("b", 1, "w"), _c("a", 2, "v")]
+    cands = [_c("a", 1, "x"), _c("a", 2, "y"), _c("a", 1, "z"), _c("b", 1, "w"), _c("a", 2, "v")]
     out = merge_pages(cands)
-    assert [c.chunk.id for c in out] == ["a1x", "a2y", "a1f", "b1w"]  # a figure keeps its own place
+    assert [c.chunk.id for c in out] == ["a1x", "a2y", "b1w"]
     assert [m.chunk.id for m in out[0].merged] == ["a1z"] and [m.chunk.id for m in out[1].merged] == ["a2v"]
 
 

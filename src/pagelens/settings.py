@@ -153,7 +153,7 @@ class RetrievalSettings(BaseModel):
     )
     merge_pages: bool = Field(
         True, description="Several chunks of one page take one place in the results: the best carries the others "
-        "(`SearchHit.merged`), each with its own channel scores. Figures keep their own place."
+        "(`SearchHit.merged`), each with its own channel scores."
     )
     extra_query_weight: float = Field(
         1.0, ge=0, description="Fusion weight of extra queries (HyDE, multi-query, expansion) relative to the question."

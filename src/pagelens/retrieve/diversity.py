@@ -16,21 +16,12 @@ def page_key(candidate: Any) -> tuple[str, int]:
     return (candidate.chunk.doc_id, candidate.chunk.page)
 
 
-STANDALONE_KINDS = frozenset({"figure"})
-"""Figures keep their own place: another medium than the page's text, shown as an image, and what the
-retriever's figure slots (``retrieval.image_slots``) hold places for."""
-
-
 def merge_pages(candidates: Sequence[C]) -> list[C]:
     """One candidate per page (its document and first page): the best-ranked chunk of a page stays in
-    place and carries the page's later chunks in ``merged`` (in rank order), which leave the list.
-    Figures are neither merged nor carry others."""
+    place and carries the page's later chunks in ``merged`` (in rank order), which leave the list."""
     kept: dict[tuple[str, int], C] = {}
     out: list[C] = []
     for c in candidates:
-        if c.chunk.kind in STANDALONE_KINDS:
-            out.append(c)
-            continue
         key = page_key(c)
         best = kept.get(key)
         if best is None:
