@@ -155,7 +155,8 @@ def test_engines_agree(hashing, corpus_home):
     for q in ("WordPiece vocabulary size", "inference time of OTSL", "GLUE benchmark results table"):
         ra, rb = a.search(q, k=5), b.search(q, k=5)
         assert [h.chunk.id for h in ra][:3] == [h.chunk.id for h in rb][:3], q
-        assert len({h.chunk.id for h in ra} & {h.chunk.id for h in rb}) >= 4, q
+        # Chunks of one page merge into one hit, and near-ties may elect a different one to lead it.
+        assert len({c.id for h in ra for c in h.all_chunks()} & {c.id for h in rb for c in h.all_chunks()}) >= 4, q
     remote.close()
 
 

@@ -11,7 +11,13 @@ Question format and scoring follow the corpus README (``shared/corpus/README.md`
 * ``unanswerable`` questions are not scored for retrieval; their answer is correct when the system
   abstains. Answers are correct when the normalised answer contains a normalised gold string.
 
-A source covers every page its chunk spans (a paragraph continued on the next page cites both).
+A source covers every page its chunk spans (a paragraph continued on the next page cites both), and
+the pages of the chunks it carries (``SearchHit.merged``: other chunks of its page).
+
+Retrieval is scored twice: over the whole collection (no document filter, as a user asks), and with
+each question's own documents as the filter (``doc@1``, ``doc@k``, ``docMRR``): the gap between the
+two is what finding the right document costs. A per-document table (pages, table elements) shows an
+extraction that found few tables.
 """
 
 from __future__ import annotations
@@ -105,7 +111,7 @@ def hit_rank(gold: Sequence[tuple[str, int]], hits: Sequence[SearchHit], all_pag
         return None
     found: set[tuple[str, int]] = set()
     for i, hit in enumerate(hits, 1):
-        found |= {(hit.chunk.doc_name, p) for p in hit.chunk.pages} & needed
+        found |= {(c.doc_name, p) for c in hit.all_chunks() for p in c.pages} & needed
         if (found == needed) if all_pages else found:
             return i
     return None
@@ -120,6 +126,8 @@ class QuestionResult:
     id: str
     modality: str
     rank: int | None = None  # retrieval rank (None: missed or not scored)
+    doc_rank: int | None = None  # the same, searching only the question's own documents
+    doc_scored: bool = False
     any_rank: int | None = None
     scored: bool = True  # False for unanswerable questions
     latency_ms: float = 0.0
@@ -138,9 +146,22 @@ class Row:
     hit1: float = 0.0
     hitk: float = 0.0
     mrr: float = 0.0
+    doc_hit1: float | None = None  # the same three with each question's documents as the filter
+    doc_hitk: float | None = None
+    doc_mrr: float | None = None
     any_hitk: float | None = None  # any-page recall, for all-pages modalities
     answered: int = 0  # questions whose answer was checked
     answer_acc: float | None = None
+
+
+@dataclass
+class DocStats:
+    """One ingested document: pages and table elements (a table-poor extraction shows here)."""
+
+    name: str
+    pages: int
+    tables: int
+    status: str
 
 
 @dataclass
@@ -155,6 +176,7 @@ class EvalReport:
     answer_p50_ms: float = 0.0  # ask: retrieval + answer, warm
     answer_p95_ms: float = 0.0
     failed_files: list[str] = field(default_factory=list)
+    documents: list[DocStats] = field(default_factory=list)
 
     @property
     def ingest_pages_per_s(self) -> float:
@@ -192,6 +214,10 @@ def _row(name: str, results: list[QuestionResult], k: int) -> Row:
         row.hit1 = sum(r.rank == 1 for r in scored) / len(scored)
         row.hitk = sum(r.rank is not None and r.rank <= k for r in scored) / len(scored)
         row.mrr = sum(1.0 / r.rank for r in scored if r.rank) / len(scored)
+        if any(r.doc_scored for r in scored):
+            row.doc_hit1 = sum(r.doc_rank == 1 for r in scored) / len(scored)
+            row.doc_hitk = sum(r.doc_rank is not None and r.doc_rank <= k for r in scored) / len(scored)
+            row.doc_mrr = sum(1.0 / r.doc_rank for r in scored if r.doc_rank) / len(scored)
         multi = [r for r in scored if r.modality in ALL_PAGES_MODALITIES]
         if multi and len(multi) == len(scored):
             row.any_hitk = sum(r.any_rank is not None and r.any_rank <= k for r in multi) / len(multi)
@@ -204,7 +230,8 @@ def _row(name: str, results: list[QuestionResult], k: int) -> Row:
 
 def render_table(report: EvalReport) -> str:
     k = report.k
-    head = f"{'modality':<14}{'n':>4}{'hit@1':>8}{f'hit@{k}':>8}{'MRR':>7}{'any@' + str(k):>8}{'answers':>10}"
+    head = (f"{'modality':<14}{'n':>4}{'hit@1':>8}{f'hit@{k}':>8}{'MRR':>7}{'doc@1':>8}{f'doc@{k}':>8}"
+            f"{'docMRR':>8}{'any@' + str(k):>8}{'answers':>11}")
     lines = [head, "-" * len(head)]
     for r in report.rows:
         if r.name == "overall":
@@ -212,8 +239,16 @@ def render_table(report: EvalReport) -> str:
         any_k = f"{r.any_hitk:.2f}" if r.any_hitk is not None else ""
         ans = f"{r.answer_acc:.2f} ({r.answered})" if r.answer_acc is not None else ""
         scores = f"{r.hit1:>8.2f}{r.hitk:>8.2f}{r.mrr:>7.2f}" if r.n else f"{'':>8}{'':>8}{'':>7}"
-        lines.append(f"{r.name:<14}{r.n:>4}{scores}{any_k:>8}{ans:>10}")
+        doc = (f"{r.doc_hit1:>8.2f}{r.doc_hitk:>8.2f}{r.doc_mrr:>8.2f}" if r.n and r.doc_hit1 is not None
+               else f"{'':>8}{'':>8}{'':>8}")
+        lines.append(f"{r.name:<14}{r.n:>4}{scores}{doc}{any_k:>8}{ans:>11}")
     lines.append("")
+    if report.documents:
+        width = max(len(d.name) for d in report.documents) + 2
+        lines.append(f"{'document':<{width}}{'pages':>6}{'tables':>8}")
+        for d in report.documents:
+            lines.append(f"{d.name:<{width}}{d.pages:>6}{d.tables:>8}" + ("" if d.status != "failed" else "  failed"))
+        lines.append("")
     lines.append(
         f"query latency p50 {report.latency_p50_ms:.1f} ms, p95 {report.latency_p95_ms:.1f} ms; "
         f"ingest {report.pages} pages in {report.ingest_seconds:.1f} s ({report.ingest_pages_per_s:.1f} pages/s)"
@@ -241,6 +276,7 @@ def run_eval(
     k: int = 5,
     answers: bool = True,
     ingest: bool = True,
+    doc_filter: bool = True,
 ) -> EvalReport:
     """Ingest every PDF in ``pdf_dir`` into ``app`` (its home should be a fresh one), then search
     (whole collection, no document filter) and optionally ask every question."""
@@ -249,13 +285,14 @@ def run_eval(
     missing = sorted({pdf for q in questions for pdf in q.pdfs} - {p.name for p in pdfs})
     if missing:
         raise ConfigError(f"eval: questions name PDFs not in {pdf_dir}: {', '.join(missing)}")
-    pages, seconds, failed = 0, 0.0, []
+    pages, seconds, failed, documents = 0, 0.0, [], []
     if ingest:
         started = time.perf_counter()
         ingested = app.ingest(pdfs)
         seconds = time.perf_counter() - started
         pages = sum(r.pages for r in ingested if r.status == "indexed")  # "unchanged": nothing was done
         failed = [r.error or r.name for r in ingested if r.status == "failed"]
+        documents = [DocStats(r.name, r.pages, r.elements.get("table", 0), r.status) for r in ingested]
 
     if questions:
         app.search(questions[0].question, k=k)  # warm-up: model loading is not query latency
@@ -272,6 +309,9 @@ def run_eval(
             r.rank = hit_rank(q.gold, hits, q.all_pages)
             r.any_rank = any_page_rank(q.gold, hits)
             r.top = [f"{h.chunk.doc_name}:{','.join(map(str, h.chunk.pages))}" for h in hits]
+            if doc_filter:
+                r.doc_rank = hit_rank(q.gold, app.search(q.question, k=k, docs=q.pdfs), q.all_pages)
+                r.doc_scored = True
         if answers:
             t0 = time.perf_counter()
             ans = app.ask(q.question)
@@ -286,4 +326,5 @@ def run_eval(
         k=k, results=results, rows=summarize(results, k), pages=pages, ingest_seconds=seconds,
         latency_p50_ms=percentile(latencies, 50), latency_p95_ms=percentile(latencies, 95),
         answer_p50_ms=percentile(ask_ms, 50), answer_p95_ms=percentile(ask_ms, 95), failed_files=failed,
+        documents=documents,
     )

@@ -202,6 +202,13 @@ class SearchHit(BaseModel):
     chunk: Chunk
     channels: dict[str, float] = Field(default_factory=dict, description="Per-channel scores (and ranks).")
     rerank_score: float | None = None
+    merged: list["SearchHit"] = Field(
+        default_factory=list, description="Lower-ranked chunks of the same page, carried by this one (rank = fused rank)."
+    )
+
+    def all_chunks(self) -> list[Chunk]:
+        """This hit's chunk, then the chunks of its page it carries."""
+        return [self.chunk, *(m.chunk for m in self.merged)]
 
 
 class Citation(BaseModel):

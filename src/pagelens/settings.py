@@ -174,8 +174,8 @@ class RetrievalSettings(BaseModel):
     pool: int = Field(40, ge=1, description="Candidates taken from each channel before fusion.")
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant (Cormack et al. 2009).")
     weights: dict[str, float] = Field(
-        default_factory=lambda: {"dense": 1.0, "sparse": 1.0, "caption": 0.7, "image": 0.5, "summary": 0.8},
-        description="Per-channel weight in the fusion.",
+        default_factory=lambda: {"dense": 1.0, "sparse": 1.0, "caption": 0.7, "image": 0.5, "summary": 0.8, "route": 0.5},
+        description="Per-channel weight in the fusion ('route': the document-routing prior, see route).",
     )
     reranker: str | None = Field(
         None, description="Local path of a sentence-transformers CrossEncoder; unset = no reranking."
@@ -193,6 +193,18 @@ class RetrievalSettings(BaseModel):
         "(spreads the top k over more pages; 0 = plain fused order). On the dev corpus 0, 1 and 2 give the "
         "same hit@5, but 1 pushes a page's table/figure/form chunk out behind its text chunk "
         "(extractive answers 0.48 vs 0.74 with 0)."
+    )
+    route: bool = Field(
+        True, description="Document routing: documents a question names (name, title, issuer, period, form, cover, "
+        "headings) get a prior in the fusion and are also searched on their own; never a filter."
+    )
+    route_scope_weight: float = Field(
+        0.5, ge=0, description="Fusion weight of the channels searched within the named documents, relative to "
+        "the same channel over all documents."
+    )
+    merge_pages: bool = Field(
+        True, description="Several chunks of one page take one place in the results: the best carries the others "
+        "(`SearchHit.merged`), each with its own channel scores."
     )
     extra_query_weight: float = Field(
         1.0, ge=0, description="Fusion weight of extra queries (HyDE, multi-query, expansion) relative to the question."
@@ -224,6 +236,15 @@ class AnswerSettings(BaseModel):
     history_turns: int = Field(3, ge=0, description="Previous turns included in the prompt.")
     abstain_threshold: float = Field(
         0.35, description="Extractive answerer abstains below this evidence score (0..1)."
+    )
+    abstain: Literal["rules", "calibrated"] = Field(
+        "rules", description="How the extractive answerer decides to abstain: 'rules' (evidence score below "
+        "abstain_threshold, a date or two names of the question missing from the answer's own source, or the thing "
+        "asked for in no source) or 'calibrated' (a logistic model, pagelens.answer.calibration). Cross-validated by "
+        "PDF on the dev questions (bench/answer_cv.py) the rules held up better (0.69 vs 0.65)."
+    )
+    abstain_probability: float = Field(
+        0.304, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
     )
     enrich: bool = Field(False, description="At ingest, index LLM summaries of chunks and figure descriptions.")
     cache: bool = Field(True, description="Semantic answer cache.")

@@ -198,7 +198,7 @@ class Answerer:
             return None
         out: dict[int, dict[str, Any]] = {}
         for n, hit in enumerate(hits, start=1):
-            sha = hit.chunk.image
+            sha = next((c.image for c in hit.all_chunks() if c.image), None)
             if sha and len(out) < MAX_IMAGES and self.images.exists(sha):
                 out[n] = image_part(self.images.get(sha))
         return out or None

@@ -10,9 +10,12 @@ Each candidate is scored against the question by
 * answer type: "how many / what percentage / which score..." questions want a number the question
   does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
 
-The answer is the best one to three snippets, each followed by its citation ``[N, p.X]``. When the
-best evidence scores below ``abstain_threshold``, or the question's distinctive terms appear in none
-of the sources, the answer is "The documents do not contain the answer."
+The answer is the best one to three snippets, each followed by its citation ``[N, p.X]``. It is
+withheld ("The documents do not contain the answer.") when its evidence score is below
+``answer.abstain_threshold``, when a date or two of the question's names are missing from the
+answer's own source, or the thing asked for is in no source (``answer.abstain = "rules"``); or, with
+``"calibrated"``, when a logistic model over the same signals (``pagelens.answer.calibration``) gives
+it less than ``answer.abstain_probability`` of being right.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pagelens.answer import text as tx
+from pagelens.answer.calibration import DEFAULT, Calibration
+from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.embed.protocol import TextEmbedder
@@ -59,7 +64,6 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 MAX_SNIPPET_CHARS = 320  # a longer snippet is cut to its stretch richest in question words
-MAX_LABEL_CHARS = 80  # longer first cells are notes, not row labels
 FIGURE_TEXT_CHARS = 240  # figure label/OCR text quoted around the question's words
 
 _NUMERIC_Q = re.compile(
@@ -73,21 +77,17 @@ _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|faste
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
 _PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
-_LABEL_VALUE = re.compile(r"^\s*([^:]{1,60}):\s+(\S.*)$")
 _FIGURE_Q = re.compile(
     r"\b(fig(ure)?s?|chart|diagram|plot|graph|map|legend|axis|axes|illustrat\w*|panel|pictured|image|photo\w*|"
     r"screenshot|curves?|bars?|drawing|sketch)\b",
     re.I,
 )
 _FIGURE_REF = re.compile(r"\bfig(?:ure)?\.?\s*(\d+(?:[-.]\d+)*)", re.I)
-_FIGURE_BODY = re.compile(r"^(Labels|Text in image|Description):\s*")
 _SPEECH_Q = re.compile(
     r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
 )
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
-_TOTAL_ROW = re.compile(r"^\s*(grand\s+)?(totals?|sum|all|overall)\b", re.I)
-_GENERIC_HEADER = re.compile(r"^col\d+$", re.I)  # names a table finder gives unnamed columns
 # Form-field words that name the same thing ("telephone" asks for the PHONE field).
 _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "mail": {"email"},
                    "email": {"mail"}, "postal": {"zip"}, "zip": {"postal", "postcod"}, "sex": {"gender"},
@@ -95,39 +95,43 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 2
+EXTRACTIVE_VERSION = 3
 
 
 @dataclass
-class Candidate:
-    text: str  # what is shown in the answer
-    match_text: str  # what is scored (a table row carries its header names)
-    source: int  # 0-based index into the hits
-    page: int
-    kind: str  # sentence | row | field | figure (caption) | figtext (labels, OCR)
-    header: list[str] = field(default_factory=list)
-    cells: list[str] = field(default_factory=list)
-    label: str = ""  # a row's naming cells; a figure's caption
-    source_kind: str = ""  # the chunk kind it came from
-    score: float = 0.0
-    lexical: float = 0.0
-    bonus: float = 0.0
-    factor: float = 1.0
+class Evidence:
+    text: str  # the answer with its citations
+    score: float  # evidence score of the best snippet
+    features: tuple[float, ...]  # see pagelens.answer.calibration.FEATURES
+    mismatch: bool = False  # a date or two names missing from the answer's source, or the focus from all
 
 
 class ExtractiveAnswerer:
     """The offline default: answers are quoted from the sources, never generated."""
 
-    def __init__(self, settings: AnswerSettings, embedder: TextEmbedder) -> None:
+    def __init__(self, settings: AnswerSettings, embedder: TextEmbedder, calibration: Calibration = DEFAULT) -> None:
         self.settings = settings
         self.embedder = embedder
+        self.calibration = calibration
 
     def answer(self, question: str, hits: Sequence[SearchHit]) -> tuple[str, bool, float]:
         """(answer text with citations, abstained, evidence score of the best snippet)."""
+        ev = self.evidence(question, hits)
+        if ev is None:
+            return ABSTAIN_TEXT, True, 0.0
+        if self.settings.abstain == "calibrated":
+            abstain = self.calibration.probability(ev.features) < self.settings.abstain_probability
+        else:
+            abstain = ev.score < self.settings.abstain_threshold or ev.mismatch
+        return (ABSTAIN_TEXT, True, ev.score) if abstain else (ev.text, False, ev.score)
+
+    def evidence(self, question: str, hits: Sequence[SearchHit]) -> Evidence | None:
+        """The best answer the sources give, with the features the abstention is decided on; None
+        when the sources hold no candidate at all."""
         top = list(hits[:SOURCES_USED])
         cands = [c for i, h in enumerate(top) for c in candidates(h, i)]
         if not cands:
-            return ABSTAIN_TEXT, True, 0.0
+            return None
         q_terms = tx.content_terms(question)
         idf = _idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
@@ -139,11 +143,10 @@ class ExtractiveAnswerer:
         pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
         sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
         for c, sim in zip(pool, sims):
-            c.score = min(1.0, c.score + W_SEMANTIC * max(0.0, sim) * c.factor)
+            c.semantic = max(0.0, sim)
+            c.score = min(1.0, c.score + W_SEMANTIC * c.semantic * c.factor)
         pool.sort(key=lambda c: -c.score)
         best = pool[0]
-        if best.score < self.settings.abstain_threshold or _off_topic(question, top):
-            return ABSTAIN_TEXT, True, best.score
         chosen = [best]
         for c in pool[1:]:
             if len(chosen) >= MAX_SNIPPETS or c.score < SECOND_SNIPPET_RATIO * best.score:
@@ -156,7 +159,11 @@ class ExtractiveAnswerer:
             if part in parts or (parts and sum(len(p) + 1 for p in parts) + len(part) > MAX_ANSWER_CHARS):
                 continue
             parts.append(part)
-        return " ".join(parts), False, best.score
+        gap = best.score - pool[1].score if len(pool) > 1 else best.score
+        features, missing = _features(question, top, best, gap)
+        texts = {t for h in top for c in h.all_chunks() for t in tx.content_terms(c.text)}
+        mismatch = features[5] >= 1.0 or missing >= 2 or tx.missing_focus(question, texts)
+        return Evidence(" ".join(parts), best.score, features, mismatch)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
         vecs = np.asarray(self.embedder.embed([question, *texts]), dtype=np.float32)
@@ -172,8 +179,8 @@ class ExtractiveAnswerer:
         col = tx.best_column(c.header, q_terms, tx.ask_terms(question))
         row = c
         if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
-            row = _extreme_row(c, col, question, hits) or c
-        elif col is not None and (marked := _marked_rows(c, col, hits)) is not None:
+            row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(question))) or c
+        elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         lead = ""
         if col is not None and col < len(row.cells) and row.cells[col]:
@@ -212,7 +219,7 @@ class _Cues:
         found = tx.numbers(c.match_text)
         if self.q_numbers:
             bonus += NUMBER_MATCH_BONUS * len(self.q_numbers & found) / len(self.q_numbers)
-        if c.kind == "field" and (m := _LABEL_VALUE.match(c.text)):
+        if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
             bonus += FIELD_LABEL_BONUS * tx.label_score(m.group(1), _with_synonyms(self.q_terms))
             if self.modifier and not tx.label_score(" ".join(self.modifier), tx.content_terms(m.group(1))):
                 factor *= MODIFIER_MISSING_PENALTY  # "Address 2" for the "e-mail address"
@@ -244,72 +251,6 @@ class _Cues:
         if self.numeric and not (found - self.q_numbers):
             factor *= NUMERIC_MISSING_PENALTY
         return bonus, factor
-
-
-# -- candidates ------------------------------------------------------------------------------------
-def candidates(hit: SearchHit, index: int) -> list[Candidate]:
-    """Candidate snippets of one source."""
-    out = _split(hit, index)
-    for c in out:
-        c.source_kind = hit.chunk.kind
-    return out
-
-
-def _split(hit: SearchHit, index: int) -> list[Candidate]:
-    chunk = hit.chunk
-    page = chunk.page
-    out: list[Candidate] = []
-    lines = chunk.text.splitlines()
-    table_lines = [ln for ln in lines if tx.is_table_line(ln)]
-    other = [ln for ln in lines if not tx.is_table_line(ln)]
-    if table_lines:
-        out.extend(_row_candidates(table_lines, " ".join(" ".join(other).split()), index, page))
-    if chunk.kind in ("form", "metadata"):
-        doc_words = re.sub(r"[_\W]+", " ", chunk.doc_name.rsplit(".", 1)[0])
-        for ln in other:
-            if ln.startswith("Document: "):  # the file name line of the metadata chunk
-                continue
-            if _LABEL_VALUE.match(ln):  # a bare "label: value" is scored with the form's name
-                out.append(Candidate(ln.strip(), f"{ln.strip()} ({doc_words})", index, page, "field"))
-            elif ln.strip():
-                out.extend(Candidate(s, s, index, page, "sentence") for s in tx.split_sentences(ln))
-        return out
-    if chunk.kind == "figure":
-        caption = " ".join(" ".join(ln for ln in other if not _FIGURE_BODY.match(ln.strip())).split())
-        bodies: list[str] = []
-        for ln in other:
-            m = _FIGURE_BODY.match(ln.strip())
-            body = " ".join(ln.strip()[m.end():].split()) if m else ""
-            if body and not any(body in b or b in body for b in bodies):
-                bodies.append(body)
-        for s in tx.split_sentences(caption):
-            out.append(Candidate(s, s, index, page, "figure", label=caption))
-        for body in bodies:
-            out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
-        return out
-    text = "\n".join(other) if not table_lines else " ".join(other)  # a table's caption is a candidate too
-    out.extend(Candidate(s, s, index, page, "sentence") for s in tx.join_speech(tx.split_sentences(text)))
-    return out
-
-
-def _row_candidates(table_lines: list[str], caption: str, index: int, page: int) -> list[Candidate]:
-    """One candidate per table row, named by its header; a row's label is glossed by the caption
-    sentence that defines it ("“LTR & No NSP” is trained as a left-to-right LM ...")."""
-    header, rows = tx.parse_markdown_table(table_lines)
-    header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
-    out: list[Candidate] = []
-    prev: list[str] = []
-    for r in rows:
-        lead = next((i for i, c in enumerate(r) if c), len(r))
-        if 0 < lead < len(r) and len(prev) >= lead:  # cells merged down from the row above
-            r = prev[:lead] + r[lead:]
-        prev = r
-        label = tx.row_label(r)
-        row_text = tx.row_text(header, r)
-        gloss = tx.gloss(label, caption)
-        match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
-        out.append(Candidate(row_text, match, index, page, "row", header, r, label=label))
-    return out
 
 
 # -- scoring ---------------------------------------------------------------------------------------
@@ -346,17 +287,24 @@ def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
 
 
-def _off_topic(question: str, hits: Sequence[SearchHit]) -> bool:
-    """The sources discuss the topic but not the thing asked: names (capitalised words, acronyms,
-    years, months) or the focus words of the question are missing from all of them ("BLEU on WMT
-    2014", "October 2015" where only November is reported, "the license price"). Quoting the nearest
-    sentence would then answer a different question."""
-    texts: set[str] = set()
-    named: set[str] = set()
-    for h in hits:
-        texts.update(tx.content_terms(h.chunk.text))
-        named.update(tx.content_terms(" ".join([*h.chunk.section, h.chunk.doc_name])))
-    return tx.abstain_on_names(tx.missing_names(question, texts | named)) or tx.missing_focus(question, texts)
+def _features(question: str, hits: Sequence[SearchHit], best: Candidate, gap: float) -> tuple[tuple[float, ...], int]:
+    """The calibration features (``pagelens.answer.calibration.FEATURES``) of an answer. Names,
+    dates and focus words are looked for in the best snippet's own source (its page's chunks, their
+    section headings and the document's name): an answer from a page that never mentions "October"
+    does not answer a question about October."""
+    chunks = hits[best.source].all_chunks()
+    texts = {t for c in chunks for t in tx.content_terms(c.text)}
+    named = {t for c in chunks for t in tx.content_terms(" ".join([*c.section, c.doc_name]))}
+    names = tx.key_names(question)
+    missing = tx.missing_names(question, texts | named)
+    dates = any(w in tx.MONTHS or w.isdigit() for name in missing for w in name.split())
+    focus = tx.focus_words(question)
+    focus_missing = sum(not any(t in texts or tx.prefix_match(t, texts) for t in ts) for ts in focus)
+    features = (
+        best.score, best.lexical, best.semantic, max(0.0, gap),
+        len(missing) / len(names) if names else 0.0, float(dates), focus_missing / len(focus) if focus else 0.0,
+    )
+    return features, len(missing)
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
@@ -366,35 +314,3 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
     return bool(ta) and len(ta & tb) / len(ta) > 0.8
 
 
-# -- tables ----------------------------------------------------------------------------------------
-def _table_rows(c: Candidate, hits: Sequence[SearchHit]) -> list[Candidate]:
-    """The labelled rows of ``c``'s table (notes and unlabelled unit rows left out)."""
-    rows = [x for x in candidates(hits[c.source], c.source) if x.kind == "row" and x.header == c.header]
-    return [r for r in rows if r.label and len(r.label) <= MAX_LABEL_CHARS]
-
-
-def _extreme_row(c: Candidate, col: int, question: str, hits: Sequence[SearchHit]) -> Candidate | None:
-    """The row of the same table with the smallest/largest numeric value in column ``col``, among
-    rows whose label shares a word with the question when some do; total rows are left out unless
-    the question asks for a total."""
-    rows = _table_rows(c, hits)
-    q = set(tx.content_terms(question))
-    if not ({"total", "sum", "overal"} & q):
-        rows = [r for r in rows if not _TOTAL_ROW.match(r.label)]
-    labelled = [r for r in rows if set(tx.content_terms(r.label)) & q]
-    pool = labelled or rows
-    scored = [(v, r) for r in pool if col < len(r.cells) and (v := tx.to_float(r.cells[col])) is not None]
-    if not scored:
-        return None
-    pick = min if _MIN_Q.search(question) else max
-    return pick(scored, key=lambda vr: vr[0])[1]
-
-
-def _marked_rows(c: Candidate, col: int, hits: Sequence[SearchHit]) -> list[str] | None:
-    """Labels of the rows ticked in column ``col`` when that column holds tick marks ("X", "✓"),
-    as in a feature/permission matrix; None for a column of values."""
-    rows = _table_rows(c, hits)
-    values = [r.cells[col] for r in rows if col < len(r.cells) and r.cells[col].strip()]
-    if not values or sum(tx.is_mark(v) for v in values) < 0.8 * len(values):
-        return None
-    return [r.label for r in rows if col < len(r.cells) and tx.is_mark(r.cells[col])]

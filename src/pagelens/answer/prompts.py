@@ -121,8 +121,9 @@ def header_name(name: str) -> str:
 
 def source_content(hit: SearchHit) -> str:
     """The original content of a source as shown to the model (table markdown, chunk text, figure
-    caption/OCR are already composed into ``chunk.text`` by the chunker)."""
-    return hit.chunk.text.strip()
+    caption/OCR are already composed into ``chunk.text`` by the chunker), then the chunks of the same
+    page it carries (``SearchHit.merged``)."""
+    return "\n\n".join(c.text.strip() for c in hit.all_chunks() if c.text.strip())
 
 
 def format_source(n: int, hit: SearchHit) -> str:

@@ -149,7 +149,7 @@ def parse_markdown_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
     # words, every cell filled, holds the column names.
     generic = sum(1 for h in header[1:] if not h or re.fullmatch(r"Col\d+", h))
     if len(body) > 1 and generic >= max(1, (width - 1) // 2) and all(body[0]) and len(body[0]) == width and \
-            not any(ch.isdigit() for c in body[0] for ch in c):
+            all(not any(ch.isdigit() for ch in c) or _PERIOD.fullmatch(c.strip()) for c in body[0]):
         header, body = body[0], body[1:]
     # Header rows the finder put below the separator ("concentration | (g) | ... | rate (mm/year)"):
     # leading rows without a digit, while later rows have digits, continue the header.
@@ -160,6 +160,14 @@ def parse_markdown_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
                 header[i] = f"{header[i]} {c}".strip()
         body = body[1:]
     return header, body
+
+
+_PERIOD = re.compile(
+    r"(?:FY|fiscal\s+|Q[1-4]\s*|[1-4]Q\s*|H[12]\s*)?'?(?:19|20)?\d\d(?:\s*[-–/]\s*(?:19|20)?\d\d)?|Q[1-4]|[1-4]Q",
+    re.I,
+)
+"""A column header that names a period ("2009", "FY2018", "Q2 2023", "2Q23", "2017-18"): a row of
+them over a table is its header band, not a row of values."""
 
 
 def to_float(cell: str) -> float | None:

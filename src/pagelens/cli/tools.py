@@ -42,6 +42,9 @@ def eval_cmd(
     pdfs: Path = typer.Option(..., "--pdfs", help="Folder with the PDFs the questions refer to."),
     k: int = typer.Option(5, "--k", "-k", help="hit@k cut-off."),
     no_answers: bool = typer.Option(False, "--no-answers", help="Retrieval metrics only."),
+    no_doc_filter: bool = typer.Option(
+        False, "--no-doc-filter", help="Skip the second retrieval pass scoped to each question's own documents."
+    ),
     eval_home: Optional[Path] = typer.Option(None, "--eval-home", help="Reuse this home instead of a fresh temp one."),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
@@ -56,7 +59,7 @@ def eval_cmd(
         with open_app(ctx, home=str(home), catalog_url="", images_dir="") as app:
             if not ctx.obj.quiet:
                 err_console().print(f"evaluating in {home} …")
-            report = run_eval(app, list(questions), pdfs, k=k, answers=not no_answers)
+            report = run_eval(app, list(questions), pdfs, k=k, answers=not no_answers, doc_filter=not no_doc_filter)
     if as_json:
         print_json(report.to_dict())
     else:

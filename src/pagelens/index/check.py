@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pagelens.index.profile import profile_collection
 from pagelens.ingest.coordinator import index_collections
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
 from pagelens.vectors import point_id
@@ -130,6 +131,7 @@ class IndexChecker:
         dropped = []
         for other in report.other_collections:
             self.store.drop_collection(other.name)
+            self.store.drop_collection(profile_collection(other.name))  # its document-routing profiles
             self.app.catalog.drop_index_marks(other.name)
             dropped.append(other.name)
         return dropped

@@ -9,6 +9,9 @@ Every chunk is one point (id = ``point_id(chunk.id)``) with the named vectors th
   ``image`` when an image embedder (CLIP) is configured;
 * any kind, when an enricher is given: ``summary`` (dense vector of an LLM summary).
 
+Beside the chunks, each document gets one routing profile in ``<collection>_docs``
+(``pagelens.index.profile``: its identity, cover and headings), which document routing scores.
+
 Indexing is idempotent and resumable: chunk ids are deterministic and points already in the
 collection are skipped, so a killed run continues where it stopped and a second run adds nothing.
 """
@@ -25,6 +28,7 @@ from pagelens.errors import NotFoundError
 from pagelens.faults import crash_point
 from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.chunking import chunk_document
+from pagelens.index.profile import COVER_PAGES, build_profile, profile_collection, profile_point_id, profile_spec
 from pagelens.models import Chunk
 from pagelens.settings import Settings
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, CatalogStore
@@ -106,6 +110,7 @@ class Indexer:
         self.enricher = enricher
         self.collection = settings.index_name()
         self._recorded = False
+        self.profiles = profile_collection(self.collection)
 
     def spec(self) -> VectorSpec:
         dim = self.embedder.dim
@@ -121,6 +126,7 @@ class Indexer:
             self._recorded = True
             if self.catalog.cache_get(INDEX_IDENTITY_NAMESPACE, self.collection) is None:
                 self.catalog.cache_put(INDEX_IDENTITY_NAMESPACE, self.collection, self.settings.index_identity())
+        self.store.ensure_collection(self.profiles, profile_spec(self.embedder.dim))
 
     # -- chunks -----------------------------------------------------------------------------------
     def chunks(self, doc_id: str) -> list[Chunk]:
@@ -152,13 +158,31 @@ class Indexer:
             done += len(batch)
             if progress:
                 progress(done, len(chunks))
+        self.index_profile(doc_id)
         crash_point(self.settings.fault_at, "mark")
         if mark:
             self.catalog.mark_indexed(doc_id, self.collection, len(chunks))
         return len(chunks)
 
+    def index_profile(self, doc_id: str) -> None:
+        """The document's routing profile (``pagelens.index.profile``), unless it is there already;
+        a profile of an older version is replaced."""
+        pid = profile_point_id(doc_id)
+        if self.store.existing_ids(self.profiles, [pid]):
+            return
+        self.store.ensure_collection(self.profiles, profile_spec(self.embedder.dim))  # a home from before routing
+        doc = self.catalog.get_document(doc_id)
+        if doc is None:
+            raise NotFoundError(f"index: no document {doc_id[:12]} in the catalog")
+        cover = [e for p in range(1, min(doc.pages, COVER_PAGES) + 1) for e in self.catalog.elements(doc_id, page=p)]
+        profile = build_profile(doc, cover, self.catalog.elements(doc_id, kinds=["heading"]))
+        vector = _as_list(self.embedder.embed([profile.dense_text])[0])
+        self.store.delete_doc(self.profiles, doc_id)
+        self.store.upsert(self.profiles, [profile.point(vector)])
+
     def remove_document(self, doc_id: str) -> None:
         self.store.delete_doc(self.collection, doc_id)
+        self.store.delete_doc(self.profiles, doc_id)
 
     def _rounds(self, chunks: list[Chunk]) -> Iterator[list[Chunk]]:
         # Similar lengths in one batch waste less padding (transformer cost grows with length).

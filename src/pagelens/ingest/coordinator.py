@@ -178,6 +178,7 @@ class IngestCoordinator:
             if self.catalog.has_vector_job(result.doc_id, "delete"):
                 self.forget_vectors(result.doc_id)  # an old removal of this same content comes first
             if self._complete(result.doc_id):
+                indexer.index_profile(result.doc_id)  # homes indexed before document routing lack it
                 return  # (one that lost some or all of its points is indexed again: missing ones only)
             on_chunk = (lambda done, total: progress(result.name, "index", done, total)) if progress else None
             result.chunks = indexer.index_document(result.doc_id, progress=on_chunk, mark=marks is None)

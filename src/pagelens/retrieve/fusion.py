@@ -63,6 +63,28 @@ def fuse(
     return sorted(out.values(), key=lambda f: (-f.score, f.best_rank, first_seen[f.id][1], f.id))
 
 
+def fuse_ranks(
+    ranks: Mapping[str, Mapping[str, int]],
+    k: int = RRF_K,
+    weights: Mapping[str, float] | None = None,
+) -> list[Fused]:
+    """RRF over ``{channel: {id: 1-based rank}}`` — for rankings that were edited after the engine
+    returned them (two ids may then share a rank). Same score, weights and order as :func:`fuse`."""
+    if k < 0:
+        raise ValueError(f"RRF constant k must be >= 0, got {k}")
+    weights = weights or {}
+    out: dict[str, Fused] = {}
+    order: dict[str, tuple[int, int]] = {}
+    for ci, (channel, ranked) in enumerate(ranks.items()):
+        w = float(weights.get(channel, 1.0))
+        for doc, rank in ranked.items():
+            item = out.setdefault(doc, Fused(doc, 0.0))
+            order.setdefault(doc, (ci, rank))
+            item.ranks[channel] = rank
+            item.score += w / (k + rank)
+    return sorted(out.values(), key=lambda f: (-f.score, f.best_rank, order[f.id][0], f.id))
+
+
 def reciprocal_rank_fusion(
     rankings: Mapping[str, Sequence[str]],
     k: int = RRF_K,

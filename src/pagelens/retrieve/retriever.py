@@ -8,9 +8,15 @@ Channels (each ``retrieval.pool`` deep, all in one engine call):
 * ``summary`` query embedding vs. LLM summaries (when the index was enriched)
 * ``image``   CLIP text embedding vs. figure images (when a CLIP model is configured)
 
+Document routing (``pagelens.retrieve.routing``, ``retrieval.route``): the documents a question names
+add a prior to their chunks' fused scores (channel ``route``), and the channels are searched once more
+within them (``dense@route``, ``sparse@route``, ...), so a long report's page reaches the pool.
+
 The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
-reranked by a cross-encoder, then ordered so that the top ``k`` covers as many pages as it can
-(``retrieval.per_page``) and keeps up to ``image_slots`` places for figures the fusion ranked well.
+reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the best chunk of a page
+carries the others), then ordered so that the top ``k`` covers as many pages as it can
+(``retrieval.per_page``), keeps up to ``image_slots`` places for figures the fusion ranked well, and
+has a place for every document a cross-document question names.
 """
 
 from __future__ import annotations
@@ -22,12 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
 from pagelens.errors import ComponentUnavailable
-from pagelens.index.bm25 import SparseEncoder
+from pagelens.index.bm25 import SparseEncoder, tokenize
 from pagelens.index.indexer import chunk_from_payload
 from pagelens.models import Chunk, SearchHit
+from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
-from pagelens.retrieve.fusion import fuse
+from pagelens.retrieve.fusion import fuse_ranks
 from pagelens.retrieve.protocol import Mode
+from pagelens.retrieve.routing import DocRouter, Routing
 from pagelens.settings import Settings
 from pagelens.vectors import ChannelQuery, ScoredPoint, VectorStore
 
@@ -46,6 +54,15 @@ class _Candidate:
     fused: float
     channels: dict[str, float] = field(default_factory=dict)
     rerank: float | None = None
+    merged: list["_Candidate"] = field(default_factory=list)
+    fused_rank: int = 0  # 1-based place in the fused list (a merged chunk's rank)
+
+    def hit(self, rank: int) -> SearchHit:
+        return SearchHit(
+            rank=rank, score=self.rerank if self.rerank is not None else self.fused, chunk=self.chunk,
+            channels=self.channels, rerank_score=self.rerank,
+            merged=[m.hit(m.fused_rank) for m in self.merged],
+        )
 
 
 class Retriever:
@@ -62,14 +79,15 @@ class Retriever:
         known_docs: Callable[[], set[str]] | None = None,
     ) -> None:
         self.settings = settings
-        # The catalog's document ids: a hit of any other id is a stale vector awaiting its delete.
-        self.known_docs = known_docs
         self.store = store
         self.embedder = embedder
         self.sparse = sparse
         self.image_embedder = image_embedder
         self.reranker = reranker
+        # The catalog's document ids: a hit of any other id is a stale vector awaiting its delete.
+        self.known_docs = known_docs
         self.collection = settings.index_name()
+        self.router = DocRouter(store, self.collection)
 
     # -- public -----------------------------------------------------------------------------------
     def search(
@@ -96,26 +114,32 @@ class Retriever:
         if rs.expand_short and mode == "hybrid" and is_short(query):
             weights = short_query_weights(weights)
         channels = self._channels(mode)
-        candidates = self._fused(queries, channels, doc_ids, weights, timings)
+        routed = mode == "hybrid" and rs.route and not doc_ids
+        candidates, routing = self._fused(queries, channels, doc_ids, weights, routed, timings)
         t0 = time.perf_counter()
-        candidates = dedupe(candidates)
         if self.known_docs is not None:
             known = self.known_docs()
             candidates = [c for c in candidates if c.chunk.doc_id in known]
+        candidates = dedupe(candidates)
         if rerank and self.reranker is not None and candidates:
             timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
             t0 = time.perf_counter()
             candidates = self._rerank(rerank_query or query, candidates)
             timings["rerank"] = _ms(t0)
             t0 = time.perf_counter()
+        if rs.merge_pages:
+            candidates = merge_pages(candidates)
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
+        if routing is not None and routing.covered:
+            ordered = cover_documents(ordered, k, routing.covered)
         timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
         timings.setdefault("rerank", 0.0)
-        return [
-            SearchHit(rank=i + 1, score=c.rerank if c.rerank is not None else c.fused, chunk=c.chunk,
-                      channels=c.channels, rerank_score=c.rerank)
-            for i, c in enumerate(ordered[:k])
-        ]
+        return [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
+
+    def route(self, query: str) -> Routing:
+        """The documents ``query`` names (see ``pagelens.retrieve.routing``)."""
+        vec = [float(x) for x in self.embedder.embed([" ".join(query.split())])[0]]
+        return self.router.route(query, vec)
 
     # -- channels ---------------------------------------------------------------------------------
     def _channels(self, mode: Mode) -> list[str]:
@@ -165,39 +189,76 @@ class Retriever:
 
     def _fused(
         self, queries: list[str], channels: list[str], doc_ids: list[str] | None, base: dict[str, float],
-        timings: dict[str, float],
-    ) -> list[_Candidate]:
+        routed: bool = False,
+        timings: dict[str, float] | None = None,
+    ) -> tuple[list[_Candidate], Routing | None]:
         rs = self.settings.retrieval
+        timings = {} if timings is None else timings
         t0 = time.perf_counter()
         named = self._channel_queries(queries, channels)
         timings["embed"] = _ms(t0)
         if not named:
-            return []
+            return [], None
         t0 = time.perf_counter()
         results = self.store.search_batch(self.collection, [cq for _, cq in named], doc_ids)
+        routing, scoped = None, {}
+        if routed:
+            qvec = next((cq.vector for n, cq in named if n == "dense"), None)
+            routing = self.router.route(queries[0], qvec if isinstance(qvec, list) else None)
+            if routing.scope:
+                scoped = self._scoped(queries[0], channels, routing)
         timings["search"] = _ms(t0)
         t0 = time.perf_counter()
-        rankings: dict[str, list[str]] = {}
+        ranks: dict[str, dict[str, int]] = {}
         scores: dict[str, dict[str, float]] = {}
         payloads: dict[str, dict[str, Any]] = {}
-        for (name, _), hits in zip(named, results, strict=True):
-            rankings[name] = [_cid(h) for h in hits]
-            scores[name] = {_cid(h): h.score for h in hits}
-            for h in hits:
+        for name, hits in [*((n, h) for (n, _), h in zip(named, results, strict=True)), *((f"{n}@route", h) for n, h in scoped.items())]:
+            ranks[name], scores[name] = {}, {}
+            for pos, h in enumerate(hits, 1):
+                ranks[name].setdefault(_cid(h), pos)
+                scores[name].setdefault(_cid(h), h.score)
                 payloads.setdefault(_cid(h), h.payload)
+        # Chunks of the named documents are ranked by the scoped search (the question without the
+        # words that named them) where it found them; the other chunks keep their ranks over all documents.
+        effective: dict[str, dict[str, int]] = {}
+        for name, ranked in ranks.items():
+            if not name.endswith("@route"):
+                effective[name] = {**ranked, **ranks.get(f"{name}@route", {})}
         weights = {
             name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
-            for name in rankings
+            for name in effective
         }
+        prior = base.get("route", 1.0) / (rs.rrf_k + 1)  # a first place in a channel of weight "route"
         out = []
-        for f in fuse(rankings, k=rs.rrf_k, weights=weights):
-            info: dict[str, float] = {"fused": f.score}
-            for name, rank in f.ranks.items():
-                info[name] = scores[name][f.id]
-                info[f"{name}_rank"] = float(rank)
-            out.append(_Candidate(chunk_from_payload(payloads[f.id]), f.score, info))
+        for f in fuse_ranks(effective, k=rs.rrf_k, weights=weights):
+            chunk = chunk_from_payload(payloads[f.id])
+            info: dict[str, float] = {}
+            for name in (*effective, *(f"{n}@route" for n in scoped)):
+                if f.id in ranks.get(name, {}):
+                    info[name] = scores[name][f.id]
+                    info[f"{name}_rank"] = float(ranks[name][f.id])
+            score = f.score
+            if routing is not None and chunk.doc_id in routing.strength:
+                info["route"] = routing.strength[chunk.doc_id]
+                score += prior * routing.strength[chunk.doc_id]
+            info["fused"] = score
+            out.append(_Candidate(chunk, score, info))
+        if routing is not None and routing.strength:
+            out.sort(key=lambda c: -c.fused)  # stable: ties keep the fusion's order
+        for i, c in enumerate(out, 1):
+            c.fused_rank = i
         timings["fuse"] = _ms(t0)
-        return out
+        return out, routing
+
+    def _scoped(self, query: str, channels: list[str], routing: Routing) -> dict[str, list[ScoredPoint]]:
+        """The channels once more, within the named documents, for the question without the words
+        that named them (they say which document, not which page)."""
+        naming = routing.identity_terms(routing.scope)
+        kept = [w for w in query.split() if not set(tokenize(w)) & naming]
+        residual = " ".join(kept) if any(tokenize(w) for w in kept) else query
+        named = self._channel_queries([residual], channels)
+        hits = self.store.search_batch(self.collection, [cq for _, cq in named], routing.scope)
+        return {name: h for (name, _), h in zip(named, hits, strict=True)}
 
     def _rerank(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
         assert self.reranker is not None
@@ -209,10 +270,6 @@ class Retriever:
             c.channels["rerank"] = float(s)
         head.sort(key=lambda c: -(c.rerank or 0.0))
         return head + tail
-
-
-def _ms(t0: float) -> float:
-    return round((time.perf_counter() - t0) * 1000, 2)
 
 
 def _cid(hit: ScoredPoint) -> str:
@@ -291,3 +348,7 @@ def keep_figures(ordered: list[_Candidate], k: int, slots: int) -> list[_Candida
     new_top = [c for c in ordered if id(c) in chosen or (id(c) in top_ids and id(c) not in displaced)]
     rest = [c for c in ordered if id(c) not in {id(x) for x in new_top}]
     return new_top + rest
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 2)

@@ -1,0 +1,139 @@
+"""Candidate snippets of the sources for the extractive answerer, and its table reading.
+
+A source (its chunk and the chunks of its page it carries) is split into sentences of running text,
+table rows (with their header, so each cell is named by its column), ``label: value`` form lines,
+figure captions and figure label/OCR text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from pagelens.answer import text as tx
+from pagelens.models import Chunk, SearchHit
+
+LABEL_VALUE = re.compile(r"^\s*([^:]{1,60}):\s+(\S.*)$")
+_FIGURE_BODY = re.compile(r"^(Labels|Text in image|Description):\s*")
+_TOTAL_ROW = re.compile(r"^\s*(grand\s+)?(totals?|sum|all|overall)\b", re.I)
+_GENERIC_HEADER = re.compile(r"^col\d+$", re.I)  # names a table finder gives unnamed columns
+MAX_LABEL_CHARS = 80  # longer first cells are notes, not row labels
+
+
+@dataclass
+class Candidate:
+    text: str  # what is shown in the answer
+    match_text: str  # what is scored (a table row carries its header names)
+    source: int  # 0-based index into the hits
+    page: int
+    kind: str  # sentence | row | field | figure (caption) | figtext (labels, OCR)
+    header: list[str] = field(default_factory=list)
+    cells: list[str] = field(default_factory=list)
+    label: str = ""  # a row's naming cells; a figure's caption
+    source_kind: str = ""  # the chunk kind it came from
+    score: float = 0.0
+    lexical: float = 0.0
+    semantic: float = 0.0
+    bonus: float = 0.0
+    factor: float = 1.0
+
+
+def candidates(hit: SearchHit, index: int) -> list[Candidate]:
+    """Candidate snippets of one source (its chunk and the chunks of the same page it carries)."""
+    out: list[Candidate] = []
+    for chunk in hit.all_chunks():
+        found = _split(chunk, index)
+        for c in found:
+            c.source_kind = chunk.kind
+        out += found
+    return out
+
+
+def _split(chunk: Chunk, index: int) -> list[Candidate]:
+    page = chunk.page
+    out: list[Candidate] = []
+    lines = chunk.text.splitlines()
+    table_lines = [ln for ln in lines if tx.is_table_line(ln)]
+    other = [ln for ln in lines if not tx.is_table_line(ln)]
+    if table_lines:
+        out.extend(_row_candidates(table_lines, " ".join(" ".join(other).split()), index, page))
+    if chunk.kind in ("form", "metadata"):
+        doc_words = re.sub(r"[_\W]+", " ", chunk.doc_name.rsplit(".", 1)[0])
+        for ln in other:
+            if ln.startswith("Document: "):  # the file name line of the metadata chunk
+                continue
+            if LABEL_VALUE.match(ln):  # a bare "label: value" is scored with the form's name
+                out.append(Candidate(ln.strip(), f"{ln.strip()} ({doc_words})", index, page, "field"))
+            elif ln.strip():
+                out.extend(Candidate(s, s, index, page, "sentence") for s in tx.split_sentences(ln))
+        return out
+    if chunk.kind == "figure":
+        caption = " ".join(" ".join(ln for ln in other if not _FIGURE_BODY.match(ln.strip())).split())
+        bodies: list[str] = []
+        for ln in other:
+            m = _FIGURE_BODY.match(ln.strip())
+            body = " ".join(ln.strip()[m.end():].split()) if m else ""
+            if body and not any(body in b or b in body for b in bodies):
+                bodies.append(body)
+        for s in tx.split_sentences(caption):
+            out.append(Candidate(s, s, index, page, "figure", label=caption))
+        for body in bodies:
+            out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
+        return out
+    text = "\n".join(other) if not table_lines else " ".join(other)  # a table's caption is a candidate too
+    out.extend(Candidate(s, s, index, page, "sentence") for s in tx.join_speech(tx.split_sentences(text)))
+    return out
+
+
+def _row_candidates(table_lines: list[str], caption: str, index: int, page: int) -> list[Candidate]:
+    """One candidate per table row, named by its header; a row's label is glossed by the caption
+    sentence that defines it ("“LTR & No NSP” is trained as a left-to-right LM ...")."""
+    header, rows = tx.parse_markdown_table(table_lines)
+    header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
+    out: list[Candidate] = []
+    prev: list[str] = []
+    for r in rows:
+        lead = next((i for i, c in enumerate(r) if c), len(r))
+        if 0 < lead < len(r) and len(prev) >= lead:  # cells merged down from the row above
+            r = prev[:lead] + r[lead:]
+        prev = r
+        label = tx.row_label(r)
+        row_text = tx.row_text(header, r)
+        gloss = tx.gloss(label, caption)
+        match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
+        out.append(Candidate(row_text, match, index, page, "row", header, r, label=label))
+    return out
+
+
+def _table_rows(c: Candidate, hits: Sequence[SearchHit]) -> list[Candidate]:
+    """The labelled rows of ``c``'s table (notes and unlabelled unit rows left out)."""
+    rows = [x for x in candidates(hits[c.source], c.source) if x.kind == "row" and x.header == c.header]
+    return [r for r in rows if r.label and len(r.label) <= MAX_LABEL_CHARS]
+
+
+def extreme_row(c: Candidate, col: int, question: str, hits: Sequence[SearchHit], smallest: bool) -> Candidate | None:
+    """The row of the same table with the smallest/largest numeric value in column ``col``, among
+    rows whose label shares a word with the question when some do; total rows are left out unless
+    the question asks for a total."""
+    rows = _table_rows(c, hits)
+    q = set(tx.content_terms(question))
+    if not ({"total", "sum", "overal"} & q):
+        rows = [r for r in rows if not _TOTAL_ROW.match(r.label)]
+    labelled = [r for r in rows if set(tx.content_terms(r.label)) & q]
+    pool = labelled or rows
+    scored = [(v, r) for r in pool if col < len(r.cells) and (v := tx.to_float(r.cells[col])) is not None]
+    if not scored:
+        return None
+    pick = min if smallest else max
+    return pick(scored, key=lambda vr: vr[0])[1]
+
+
+def marked_rows(c: Candidate, col: int, hits: Sequence[SearchHit]) -> list[str] | None:
+    """Labels of the rows ticked in column ``col`` when that column holds tick marks ("X", "✓"),
+    as in a feature/permission matrix; None for a column of values."""
+    rows = _table_rows(c, hits)
+    values = [r.cells[col] for r in rows if col < len(r.cells) and r.cells[col].strip()]
+    if not values or sum(tx.is_mark(v) for v in values) < 0.8 * len(values):
+        return None
+    return [r.label for r in rows if col < len(r.cells) and tx.is_mark(r.cells[col])]

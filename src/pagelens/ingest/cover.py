@@ -1,0 +1,132 @@
+"""What a report's cover says about itself: issuer, form type and reporting period.
+
+Questions name their document by these facts ("3M's FY2018 capital expenditure", "Kroger's second
+quarter", "in the 2009 annual report", "the Globex 10-K"), usually in other words than the cover
+prints them ("For the fiscal year ended December 31, 2018"). The functions here read the facts from
+cover text and write them out in the spellings questions use (``FY2018``, ``fiscal 2018``, ``Q2 2023``,
+``2Q23``, ``second quarter 2023``, ``10-K``, ``annual report``), for the document-routing profile
+(``pagelens.index.profile``). Pure functions over text: nothing here is specific to one document.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_MONTHS = ("january february march april may june july august september october november december").split()
+_MONTH = r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+_ORDINALS = ("first", "second", "third", "fourth")
+
+# SEC form types and their usual names.
+_FORMS = {
+    "10-K": "annual report", "10-K405": "annual report", "10-KSB": "annual report", "10-Q": "quarterly report",
+    "10-QSB": "quarterly report", "8-K": "current report", "20-F": "annual report", "40-F": "annual report",
+    "6-K": "report of foreign issuer", "S-1": "registration statement", "DEF 14A": "proxy statement",
+}
+_FORM = re.compile(r"\bform\s+(10-K405|10-KSB|10-QSB|10-K|10-Q|8-K|20-F|40-F|6-K|S-1|DEF\s*14A)\b", re.I)
+_BARE_FORM = re.compile(r"(?<![\w-])(10-K|10-Q|8-K|20-F)(?![\w-])")
+_KIND = re.compile(
+    r"\b(annual report|quarterly report|interim report|earnings release|proxy statement|sustainability report|"
+    r"integrated report|financial statements|shareholder letter|annual review)\b",
+    re.I,
+)
+_PERIOD_ENDED = re.compile(
+    rf"\b(?:for\s+the\s+)?(fiscal\s+year|year|quarterly\s+period|quarter|period|(?:three|six|nine|twelve)\s+months)"
+    rf"\s+ended\s+({_MONTH})\s+\d{{1,2}},?\s+((?:19|20)\d\d)\b",
+    re.I,
+)
+_QUARTER_WORDS = re.compile(rf"\b({'|'.join(_ORDINALS)})\s+(?:fiscal\s+)?quarter(?:\s+(?:of\s+)?(?:fiscal\s+)?((?:19|20)\d\d))?", re.I)
+_QN = re.compile(r"\b(?:Q([1-4])\s*(?:FY)?\s*'?((?:19|20)?\d\d)|([1-4])Q\s*'?((?:19|20)?\d\d))\b", re.I)
+_FISCAL = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s*'?((?:19|20)\d\d|\d\d)\b", re.I)
+_REPORT_YEAR = re.compile(
+    r"\b((?:19|20)\d\d)\s+(?:annual|integrated|sustainability)\s+report\b|\b(?:annual|integrated|sustainability)\s+report\s+((?:19|20)\d\d)\b",
+    re.I,
+)
+_REGISTRANT = re.compile(r"\(?\s*exact\s+name\s+of\s+registrant", re.I)
+_COMPANY = re.compile(
+    r"\b((?:(?!\d+\b)[A-Z0-9][\w&.'’-]*\s+){0,4}?(?:(?!\d+\b)[A-Z0-9][\w&'’-]*),?\s+"
+    r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Company|Co\.|plc|PLC|Ltd\.?|Limited|LLC|L\.P\.|N\.V\.|S\.A\.|AG|SE|Group|Holdings))(?![\w])"
+)
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+
+
+@dataclass
+class CoverFacts:
+    """Facts read from a cover. ``terms`` spells them the ways questions do."""
+
+    issuer: str | None = None
+    forms: list[str] = field(default_factory=list)  # "10-K", "annual report", ...
+    periods: list[str] = field(default_factory=list)  # "FY2018", "Q2 2023", ...
+    years: list[str] = field(default_factory=list)
+
+    def terms(self) -> str:
+        """Issuer, forms and periods (the years merely printed on the cover are left out)."""
+        parts = ([self.issuer] if self.issuer else []) + self.forms + self.periods
+        return " ".join(dict.fromkeys(p for p in parts if p))
+
+
+def _year(raw: str) -> str:
+    return raw if len(raw) == 4 else f"20{raw}"
+
+
+def _quarter_terms(q: int, year: str | None) -> list[str]:
+    word = _ORDINALS[q - 1]
+    if not year:
+        return [f"Q{q}", f"{word} quarter"]
+    return [f"Q{q} {year}", f"{q}Q{year[2:]}", f"Q{q}-{year}", f"{word} quarter {year}", f"{word} quarter"]
+
+
+def _year_terms(year: str) -> list[str]:
+    return [f"FY{year}", f"fiscal {year}", f"FY{year[2:]}", year]
+
+
+def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
+    """Issuer, form type and period from the text of a report's first page(s)."""
+    text = " ".join(text[:max_chars].split())
+    facts = CoverFacts(issuer=issuer(text))
+    forms: list[str] = []
+    for m in _FORM.finditer(text):
+        form = re.sub(r"\s+", " ", m.group(1).upper())
+        forms += [form, _FORMS.get(form, "")]
+    for m in _BARE_FORM.finditer(text):
+        forms += [m.group(1).upper(), _FORMS.get(m.group(1).upper(), "")]
+    forms += [m.group(1).lower() for m in _KIND.finditer(text)]
+    facts.forms = list(dict.fromkeys(f for f in forms if f))
+    periods: list[str] = []
+    for m in _PERIOD_ENDED.finditer(text):
+        span, month, year = m.group(1).lower(), m.group(2).lower()[:3], m.group(3)
+        month_no = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(month))
+        if "quarter" in span or "three" in span:
+            periods += _quarter_terms((month_no - 1) // 3 + 1, year)
+        elif "year" in span or "twelve" in span:
+            periods += _year_terms(year)
+        periods.append(year)
+    for m in _QUARTER_WORDS.finditer(text):
+        periods += _quarter_terms(_ORDINALS.index(m.group(1).lower()) + 1, m.group(2))
+    for m in _QN.finditer(text):
+        q = int(m.group(1) or m.group(3))
+        periods += _quarter_terms(q, _year(m.group(2) or m.group(4)))
+    for m in _FISCAL.finditer(text):
+        periods += _year_terms(_year(m.group(1)))
+    for m in _REPORT_YEAR.finditer(text):
+        year = m.group(1) or m.group(2)
+        periods += [f"{year} annual report", *_year_terms(year)]
+    facts.periods = list(dict.fromkeys(periods))
+    facts.years = list(dict.fromkeys(_YEAR.findall(text)))[:6]
+    return facts
+
+
+def issuer(text: str) -> str | None:
+    """The company a cover names: the line before "(Exact name of registrant ...)" on an SEC cover,
+    else the first "X Inc." / "X Corporation" style name."""
+    m = _REGISTRANT.search(text)
+    if m:
+        before = text[max(0, m.start() - 160) : m.start()]
+        names = list(_COMPANY.finditer(before))
+        if names:
+            return names[-1].group(1).strip(" ,")
+        words = re.findall(r"[A-Z0-9][\w&.'’-]*", before)
+        if words:
+            return " ".join(words[-4:])
+    m = _COMPANY.search(text)
+    return m.group(1).strip(" ,") if m else None

@@ -1,0 +1,179 @@
+"""Document routing: which documents a question names, as a prior for the fusion, never a filter.
+
+Every document has a profile (``pagelens.index.profile``): its identity (file name, title, issuer,
+form type, period) and its cover opening and headings. For a question, each of its BM25 terms is
+looked up in the profiles (one engine call for all terms), which tells how many documents carry the
+term. A term carried by more than half of the documents names none of them ("report", "revenue" in
+a pile of annual reports); the others count with their inverse document frequency (the BM25 IDF of
+Robertson & Zaragoza 2009, over profiles instead of chunks):
+
+    s(d) = Σ_t  c(t) · idf(t) / idf(1) · (1 if t is in d's identity, BODY_WEIGHT if only in its cover/headings)
+
+where ``c(t)``, the term's concentration, is the share of the chunks that match it best (BM25 over
+the whole index) that belong to the documents whose profile carries it: a name is a word that its own
+documents use and others do not ("Kroger", "BERT"), while a word that happens to be in one file name
+but runs through every document ("table", "2022") names little. A document is *named* when its
+identity terms alone reach ``MIN_NAME`` (a word that merely occurs in a cover paragraph does not
+name the document); its strength is ``s(d) / max s`` in 0..1, lowered a little when its profile is
+further from the question in meaning (dense cosine) than the closest named profile. A question that
+names no document gets no routing, and every document is searched alike.
+
+The retriever turns strengths into (1) a prior added to each chunk's fused score, worth ``strength``
+times a first place in a channel of weight ``weights["route"]``, (2) extra channels searched only
+within the named documents, so that a long report's relevant page is in the candidate pool at all,
+and (3) for questions naming several documents about equally, a place in the top k for each.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from pagelens.index.bm25 import term_index, tokenize
+from pagelens.index.profile import PROFILE_VECTORS, profile_collection
+from pagelens.vectors import ChannelQuery, SparseVector, VectorStore
+
+BODY_WEIGHT = 0.5
+"""A term found only in a document's cover text or headings counts half as much as in its identity."""
+DF_SHARE = 0.5
+"""Terms carried by more than this share of the documents' profiles name none of them."""
+MIN_STRENGTH = 0.25
+"""Named documents weaker than this share of the best one are left out."""
+SCOPE_STRENGTH = 0.5
+"""Documents at least this strong are searched on their own (the scoped channels)."""
+COVER_STRENGTH = 0.75
+"""Documents at least this strong are all given a place in the top k (cross-document questions)."""
+MAX_COVERED = 4
+"""At most this many named documents are each given a place."""
+DENSE_TIE = 0.5
+"""Strength lost per unit of cosine a named profile is further from the question than the closest one."""
+MIN_NAME = 0.5
+"""Identity evidence a document needs to be named: half a fully distinctive, concentrated term."""
+CONCENTRATION_DEPTH = 20
+"""Best-matching chunks per term looked at for its concentration."""
+MAX_TERMS = 32
+
+
+@dataclass
+class Routing:
+    """The documents a question names: doc id → strength in 0..1 and the terms that named it."""
+
+    strength: dict[str, float] = field(default_factory=dict)
+    terms: dict[str, list[str]] = field(default_factory=dict)
+    n_docs: int = 0
+    identity: dict[str, set[str]] = field(default_factory=dict)
+    """doc id → the question's terms found in that document's identity, distinctive or not."""
+
+    def identity_terms(self, docs: list[str]) -> set[str]:
+        """Question terms that describe ``docs`` themselves (say which document, not which page)."""
+        return set().union(*(self.identity.get(d, set()) for d in docs))
+
+    def above(self, share: float) -> list[str]:
+        return [d for d, s in sorted(self.strength.items(), key=lambda kv: -kv[1]) if s >= share]
+
+    @property
+    def scope(self) -> list[str]:
+        """Documents searched on their own; empty when that would be every document anyway."""
+        docs = self.above(SCOPE_STRENGTH)
+        return docs if len(docs) < self.n_docs else []
+
+    @property
+    def covered(self) -> list[str]:
+        """Documents each given a place in the top k (only when the question names several)."""
+        docs = self.above(COVER_STRENGTH)
+        return docs if 2 <= len(docs) <= MAX_COVERED else []
+
+
+def idf(df: int, n: int) -> float:
+    """BM25's inverse document frequency (Robertson & Zaragoza 2009, eq. 3.3, plus 1 inside the log)."""
+    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+
+
+def score_documents(
+    term_docs: Mapping[str, tuple[set[str], set[str]]],
+    n_docs: int,
+    concentration: Mapping[str, float] | None = None,
+    dense: Mapping[str, float] | None = None,
+) -> Routing:
+    """Routing from ``term -> (docs with it in their identity, docs with it in cover/headings)``;
+    ``concentration``: term -> 0..1 (missing terms count 1); ``dense``: doc -> profile cosine."""
+    scores: dict[str, float] = defaultdict(float)
+    identity: dict[str, float] = defaultdict(float)
+    terms: dict[str, list[str]] = defaultdict(list)
+    limit = max(1.0, DF_SHARE * n_docs)
+    full = idf(1, n_docs)
+    for term, (in_name, in_body) in term_docs.items():
+        holders = in_name | in_body
+        if not holders or len(holders) > limit:
+            continue
+        w = idf(len(holders), n_docs) / full * (concentration or {}).get(term, 1.0)
+        for d in holders:
+            scores[d] += w if d in in_name else BODY_WEIGHT * w
+            terms[d].append(term)
+        for d in in_name:
+            identity[d] += w
+    named = [d for d, v in identity.items() if v >= MIN_NAME]
+    if not named:
+        return Routing(n_docs=n_docs)
+    top = max(scores[d] for d in named)
+    strength = {d: scores[d] / top for d in named if scores[d] / top >= MIN_STRENGTH}
+    if dense:
+        best = max((dense.get(d, 0.0) for d in strength), default=0.0)
+        strength = {d: s * max(0.0, 1.0 - DENSE_TIE * max(0.0, best - dense.get(d, 0.0))) for d, s in strength.items()}
+    return Routing(strength=strength, terms={d: terms[d] for d in strength}, n_docs=n_docs)
+
+
+class DocRouter:
+    """Scores the profiles of one index for a question (two engine calls)."""
+
+    def __init__(self, store: VectorStore, index_name: str) -> None:
+        self.store = store
+        self.chunks = index_name
+        self.collection = profile_collection(index_name)
+
+    def route(self, query: str, query_vector: list[float] | None = None) -> Routing:
+        n = self.store.count(self.collection)
+        if n <= 1:
+            return Routing(n_docs=n)
+        terms = list(dict.fromkeys(tokenize(query)))[:MAX_TERMS]
+        if not terms:
+            return Routing(n_docs=n)
+        # Deep enough to tell a term carried by more than half of the profiles.
+        depth = min(n, int(DF_SHARE * n) + 2)
+        queries = [
+            ChannelQuery(vec_name, SparseVector([term_index(t)], [1.0]), depth)
+            for t in terms for vec_name in PROFILE_VECTORS
+        ]
+        if query_vector is not None:
+            queries.append(ChannelQuery("dense", list(query_vector), n))
+        results = self.store.search_batch(self.collection, queries)
+        term_docs: dict[str, tuple[set[str], set[str]]] = {}
+        identity: dict[str, set[str]] = defaultdict(set)
+        for i, t in enumerate(terms):
+            in_name = {str(h.payload["doc_id"]) for h in results[2 * i]}
+            in_body = {str(h.payload["doc_id"]) for h in results[2 * i + 1]}
+            for d in in_name:
+                identity[d].add(t)
+            if (in_name or in_body) and len(in_name | in_body) <= max(1.0, DF_SHARE * n):
+                term_docs[t] = (in_name, in_body)
+        dense = {str(h.payload["doc_id"]): h.score for h in results[-1]} if query_vector is not None else None
+        routing = score_documents(term_docs, n, self._concentration(term_docs), dense)
+        routing.identity = {d: identity[d] for d in routing.strength}
+        return routing
+
+    def _concentration(self, term_docs: Mapping[str, tuple[set[str], set[str]]]) -> dict[str, float]:
+        """Per term: the share of its best-matching chunks that belong to the documents holding it."""
+        if not term_docs:
+            return {}
+        names = list(term_docs)
+        hits = self.store.search_batch(
+            self.chunks, [ChannelQuery("bm25", SparseVector([term_index(t)], [1.0]), CONCENTRATION_DEPTH) for t in names]
+        )
+        out: dict[str, float] = {}
+        for t, found in zip(names, hits, strict=True):
+            if found:
+                holders = term_docs[t][0] | term_docs[t][1]
+                out[t] = sum(str(h.payload.get("doc_id")) in holders for h in found) / len(found)
+        return out
