@@ -125,6 +125,9 @@ def test_per_page_spreads_the_top_k_over_pages(hashing):
     """retrieval.per_page=1 (0, plain fused order, is the default) gives every page one place in the
     ranking before any page gets a second one."""
     settings, store, embedder, indexer, ids = hashing
+    # merge_pages (on by default) already folds a page's chunks into one hit; per_page is the ordering
+    # rule for when they are not merged, so it is tested with merging off.
+    settings = settings.with_overrides(**{"retrieval.merge_pages": False})
     q = "QUILL pre-training masked language model"
     assert settings.retrieval.per_page == 0
     plain = Retriever(settings, store, embedder, SparseEncoder()).search(q, k=8)
