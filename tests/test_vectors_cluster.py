@@ -86,11 +86,18 @@ def test_layout_comes_from_the_settings_tree(monkeypatch: pytest.MonkeyPatch, tm
 
 
 class TestQdrantClusterLayoutStore(VectorStoreConformance):
-    """The whole contract holds for a store that creates collections with a cluster layout."""
+    """The whole contract holds for a store that creates collections with a cluster layout (on
+    qdrant-client's local on-disk engine, so that reopening is tested too)."""
+
+    LAYOUT = QdrantCollectionSettings(shards=2, replication_factor=2, on_disk_vectors=True, quantization="scalar")
 
     @pytest.fixture
-    def store(self):
-        layout = QdrantCollectionSettings(shards=2, replication_factor=2, on_disk_vectors=True, quantization="scalar")
-        s = QdrantServerStore(QdrantClient(":memory:"), label=":memory: cluster layout", layout=layout)
+    def store(self, tmp_path):
+        self.path = str(tmp_path / "qdrant-local")
+        s = QdrantServerStore(QdrantClient(path=self.path), label="local cluster layout", layout=self.LAYOUT)
         yield s
         s.close()
+
+    def reopen(self, store: QdrantServerStore) -> QdrantServerStore:
+        store.close()
+        return QdrantServerStore(QdrantClient(path=self.path), label="local cluster layout", layout=self.LAYOUT)
