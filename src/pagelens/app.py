@@ -184,38 +184,41 @@ class Pagelens:
 
     @property
     def retriever(self) -> Any:
-        def build() -> Any:
-            from pagelens.retrieve.retriever import Retriever
-
-            self.indexer.ensure()
-            return Retriever(
-                self.settings, self.store, self.embedder, self.sparse,
-                image_embedder=self.image_embedder, reranker=self.reranker, known_docs=self.catalog.doc_ids,
-            )
-
-        return self._component("retriever", build)
+        return self._component("retriever", lambda: self.build_retriever(self.embedder, self.catalog.doc_ids))
 
     @property
     def answer_cache(self) -> Any:
-        def build() -> Any:
-            if not self.settings.answer.cache:
-                return None
-            from pagelens.answer.cache import SemanticCache
-
-            return SemanticCache(self.store, self.embedder, self.settings)
-
-        return self._component("answer_cache", build)
+        return self._component("answer_cache", lambda: self.build_answer_cache(self.embedder))
 
     @property
     def answerer(self) -> Any:
-        def build() -> Any:
-            from pagelens.answer.answerer import Answerer
+        return self._component(
+            "answerer", lambda: self.build_answerer(self.retriever, self.embedder, self.answer_cache)
+        )
 
-            return Answerer(
-                self.settings, self.retriever, self.embedder, llm=self.llm, cache=self.answer_cache, images=self.images,
-            )
+    # The read side, built over this home's index with a given query embedder: the facade's own
+    # properties above use these, and so does the server, whose requests get their own embedder and
+    # catalog connection so that reads never wait for the ingest job.
+    def build_retriever(self, embedder: Any, known_docs: Callable[[], set[str]]) -> Any:
+        from pagelens.retrieve.retriever import Retriever
 
-        return self._component("answerer", build)
+        self.indexer.ensure()
+        return Retriever(
+            self.settings, self.store, embedder, self.sparse,
+            image_embedder=self.image_embedder, reranker=self.reranker, known_docs=known_docs,
+        )
+
+    def build_answer_cache(self, embedder: Any) -> Any:
+        if not self.settings.answer.cache:
+            return None
+        from pagelens.answer.cache import SemanticCache
+
+        return SemanticCache(self.store, embedder, self.settings)
+
+    def build_answerer(self, retriever: Any, embedder: Any, cache: Any) -> Any:
+        from pagelens.answer.answerer import Answerer
+
+        return Answerer(self.settings, retriever, embedder, llm=self.llm, cache=cache, images=self.images)
 
     @property
     def coordinator(self) -> Any:

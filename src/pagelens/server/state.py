@@ -98,39 +98,17 @@ class ServerState:
 
     @property
     def retriever(self) -> Any:
-        def build() -> Any:
-            from pagelens.retrieve.retriever import Retriever
-
-            self.app.indexer.ensure()
-            return Retriever(
-                self.settings, self.app.store, self.query_embedder, self.app.sparse,
-                image_embedder=self.app.image_embedder, reranker=self.app.reranker, known_docs=self.catalog.doc_ids,
-            )
-
-        return self._component("retriever", build)
+        return self._component("retriever", lambda: self.app.build_retriever(self.query_embedder, self.catalog.doc_ids))
 
     @property
     def answer_cache(self) -> Any:
-        def build() -> Any:
-            if not self.settings.answer.cache:
-                return None
-            from pagelens.answer.cache import SemanticCache
-
-            return SemanticCache(self.app.store, self.query_embedder, self.settings)
-
-        return self._component("answer_cache", build)
+        return self._component("answer_cache", lambda: self.app.build_answer_cache(self.query_embedder))
 
     @property
     def answerer(self) -> Any:
-        def build() -> Any:
-            from pagelens.answer.answerer import Answerer
-
-            return Answerer(
-                self.settings, self.retriever, self.query_embedder, llm=self.app.llm, cache=self.answer_cache,
-                images=self.app.images,
-            )
-
-        return self._component("answerer", build)
+        return self._component(
+            "answerer", lambda: self.app.build_answerer(self.retriever, self.query_embedder, self.answer_cache)
+        )
 
     def resolve_docs(self, refs: list[str] | None) -> list[str] | None:
         if not refs:
