@@ -156,6 +156,7 @@ def test_explorer_lights_an_element_renders_its_table_and_searches(page) -> None
     # A server error is said in words, not left as a blank panel.
     page.goto(page.url.split("#")[0] + "#explorer/nope/1")
     expect(page.locator("#x-status")).to_contain_text("Could not open page 1: no document matches 'nope'")
+    page.wait_for_load_state("networkidle")  # the page image's 404 may land after the status text
     page.problems.clear()  # those 404s were the point
 
 
