@@ -16,6 +16,7 @@ from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore
 
 from pdfs import ABLATION, GLUE_HEADER, GLUE_ROWS, SAMPLE, SIZES
+from pdfs.layout import grid_table
 
 
 def _ctx(doc: pymupdf.Document, pno: int, tmp_path: Path, layout: str = "auto", data: bytes | None = None) -> PageContext:
@@ -139,20 +140,7 @@ def test_text_pages_stay_on_the_fast_path(paper: Path, tmp_path: Path) -> None:
 
 # -- built PDFs --------------------------------------------------------------------------------------
 def _draw_table(page: pymupdf.Page, top: float, rows: list[list[str]], caption: str | None, x0: float = 72) -> None:
-    widths = [140, 90, 90]
-    h = 18
-    if caption:
-        page.insert_text((x0, top - 8), caption, fontsize=9)
-    xs = [x0]
-    for w in widths:
-        xs.append(xs[-1] + w)
-    for i in range(len(rows) + 1):
-        page.draw_line((xs[0], top + i * h), (xs[-1], top + i * h), width=0.6)
-    for x in xs:
-        page.draw_line((x, top), (x, top + len(rows) * h), width=0.6)
-    for i, row in enumerate(rows):
-        for j, cell in enumerate(row):
-            page.insert_text((xs[j] + 4, top + i * h + 12), cell, fontsize=9)
+    grid_table(page, top, rows, caption, x0=x0)
 
 
 def test_built_grid_table_round_trips_with_header(tmp_path: Path) -> None:

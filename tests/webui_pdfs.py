@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pymupdf
 
+from pdfs.layout import grid_table
+
 XSS_TITLE = "<script>window.__pwned=1</script> Evil <img src=x onerror=\"window.__pwned=2\"> title"
 XSS_BODY = [
     "Hostile text <script>window.__pwned=3</script> sits in this paragraph.",
@@ -15,18 +17,7 @@ XSS_BODY = [
 
 
 def _table(page: pymupdf.Page, top: float, rows: list[list[str]], caption: str) -> None:
-    widths, h, x0 = [150, 100, 100], 18, 72
-    page.insert_text((x0, top - 8), caption, fontsize=9)
-    xs = [x0]
-    for w in widths:
-        xs.append(xs[-1] + w)
-    for i in range(len(rows) + 1):
-        page.draw_line((xs[0], top + i * h), (xs[-1], top + i * h), width=0.6)
-    for x in xs:
-        page.draw_line((x, top), (x, top + len(rows) * h), width=0.6)
-    for i, row in enumerate(rows):
-        for j, cell in enumerate(row):
-            page.insert_text((xs[j] + 4, top + i * h + 12), cell, fontsize=9)
+    grid_table(page, top, rows, caption, widths=(150, 100, 100))
 
 
 def _chart(page: pymupdf.Page) -> None:

@@ -96,3 +96,22 @@ def caption(page: pymupdf.Page, span: tuple[float, float], y: float, text: str, 
     col = Column(page, span, y)
     col.para(text, size=size, after=0)
     return col.y
+
+
+def grid_table(
+    page: pymupdf.Page, top: float, rows: list[list[str]], caption: str | None = None,
+    x0: float = 72, widths: tuple[float, ...] = (140, 90, 90), row_h: float = 18,
+) -> None:
+    """A fully ruled table (every row and column line drawn), its caption 8 pt above it."""
+    if caption:
+        page.insert_text((x0, top - 8), caption, fontsize=9)
+    xs = [x0]
+    for w in widths:
+        xs.append(xs[-1] + w)
+    for i in range(len(rows) + 1):
+        page.draw_line((xs[0], top + i * row_h), (xs[-1], top + i * row_h), width=0.6)
+    for x in xs:
+        page.draw_line((x, top), (x, top + len(rows) * row_h), width=0.6)
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row):
+            page.insert_text((xs[j] + 4, top + i * row_h + 12), cell, fontsize=9)
