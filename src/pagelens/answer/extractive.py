@@ -32,6 +32,7 @@ from pagelens.answer import text as tx
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.embed.protocol import TextEmbedder
 from pagelens.models import SearchHit
@@ -102,8 +103,12 @@ EXTRACTIVE_VERSION = 3
 class Evidence:
     text: str  # the answer with its citations
     score: float  # evidence score of the best snippet
-    features: tuple[float, ...]  # see pagelens.answer.calibration.FEATURES
-    mismatch: bool = False  # a date or two names missing from the answer's source, or the focus from all
+    features: tuple[float, ...]  # see pagelens.answer.support.FEATURES
+    flags: tuple[str, ...] = ()  # the rules that withhold it (see ``rule_flags``)
+
+    @property
+    def mismatch(self) -> bool:
+        return bool(self.flags)
 
 
 class ExtractiveAnswerer:
@@ -119,11 +124,13 @@ class ExtractiveAnswerer:
         ev = self.evidence(question, hits)
         if ev is None:
             return ABSTAIN_TEXT, True, 0.0
-        if self.settings.abstain == "calibrated":
-            abstain = self.calibration.probability(ev.features) < self.settings.abstain_probability
-        else:
-            abstain = ev.score < self.settings.abstain_threshold or ev.mismatch
+        abstain = self.abstains(ev)
         return (ABSTAIN_TEXT, True, ev.score) if abstain else (ev.text, False, ev.score)
+
+    def abstains(self, ev: Evidence) -> bool:
+        if self.settings.abstain == "calibrated":
+            return self.calibration.probability(ev.features) < self.settings.abstain_probability
+        return ev.score < self.settings.abstain_threshold or ev.mismatch
 
     def evidence(self, question: str, hits: Sequence[SearchHit]) -> Evidence | None:
         """The best answer the sources give, with the features the abstention is decided on; None
@@ -159,11 +166,9 @@ class ExtractiveAnswerer:
             if part in parts or (parts and sum(len(p) + 1 for p in parts) + len(part) > MAX_ANSWER_CHARS):
                 continue
             parts.append(part)
-        gap = best.score - pool[1].score if len(pool) > 1 else best.score
-        features, missing = _features(question, top, best, gap)
-        texts = {t for h in top for c in h.all_chunks() for t in tx.content_terms(c.text)}
-        mismatch = features[5] >= 1.0 or missing >= 2 or tx.missing_focus(question, texts)
-        return Evidence(" ".join(parts), best.score, features, mismatch)
+        rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
+        features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
+        return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
         vecs = np.asarray(self.embedder.embed([question, *texts]), dtype=np.float32)
@@ -287,24 +292,28 @@ def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
 
 
-def _features(question: str, hits: Sequence[SearchHit], best: Candidate, gap: float) -> tuple[tuple[float, ...], int]:
-    """The calibration features (``pagelens.answer.calibration.FEATURES``) of an answer. Names,
-    dates and focus words are looked for in the best snippet's own source (its page's chunks, their
-    section headings and the document's name): an answer from a page that never mentions "October"
-    does not answer a question about October."""
-    chunks = hits[best.source].all_chunks()
-    texts = {t for c in chunks for t in tx.content_terms(c.text)}
-    named = {t for c in chunks for t in tx.content_terms(" ".join([*c.section, c.doc_name]))}
-    names = tx.key_names(question)
-    missing = tx.missing_names(question, texts | named)
-    dates = any(w in tx.MONTHS or w.isdigit() for name in missing for w in name.split())
-    focus = tx.focus_words(question)
-    focus_missing = sum(not any(t in texts or tx.prefix_match(t, texts) for t in ts) for ts in focus)
+def _support(
+    question: str, q_terms: list[str], idf: dict[str, float], hits: Sequence[SearchHit], best: Candidate, margin: float,
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The support features (``pagelens.answer.support.FEATURES``) of an answer, and the rules that
+    withhold it. Names, dates and the question's words are looked for in the best snippet's own
+    neighbourhood (its page's chunks, their section headings and the document's name): an answer
+    from a page that never mentions "October" does not answer a question about October."""
+    near = sp.neighbourhood(hits[best.source])
+    found, missing, dates = sp.names_found(question, near)
+    kind = sp.answer_type(question)
+    span = " ".join([best.match_text, best.label])
     features = (
-        best.score, best.lexical, best.semantic, max(0.0, gap),
-        len(missing) / len(names) if names else 0.0, float(dates), focus_missing / len(focus) if focus else 0.0,
+        best.score, best.lexical, sp.coverage(q_terms, idf, near), float(sp.has_type(kind, span, question)),
+        found, max(0.0, margin), sp.agreement(hits[best.source]), best.semantic,
+        sp.focus_found(question, near),
     )
-    return features, len(missing)
+    every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
+    flags = tuple(name for name, on in (
+        ("date", dates), ("names", missing >= 2), ("focus", tx.missing_focus(question, every)),
+        ("type", sp.format_mismatch(kind, span, question)),
+    ) if on)
+    return features, flags
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
