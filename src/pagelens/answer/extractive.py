@@ -32,6 +32,7 @@ from pagelens.answer import text as tx
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer import span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.embed.protocol import TextEmbedder
@@ -65,6 +66,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 MAX_SNIPPET_CHARS = 320  # a longer snippet is cut to its stretch richest in question words
+WEAK_COLUMN = 0.3  # below this share of its words named by the question, a column is shown with its row
 FIGURE_TEXT_CHARS = 240  # figure label/OCR text quoted around the question's words
 
 _NUMERIC_Q = re.compile(
@@ -96,7 +98,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 3
+EXTRACTIVE_VERSION = 4
 
 
 @dataclass
@@ -179,18 +181,24 @@ class ExtractiveAnswerer:
         if c.kind == "figtext":
             caption = tx.window(c.label, terms, 90) if c.label else "Figure"
             return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
+        if c.kind == "sentence":
+            return tx.window(span.clause_span(c.text, terms, question), terms, MAX_SNIPPET_CHARS)
         if c.kind != "row" or not c.header:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
-        col = tx.best_column(c.header, q_terms, tx.ask_terms(question))
+        col = _asked_column(c, question, q_terms)
         row = c
         if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
             row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(question))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
-        lead = ""
-        if col is not None and col < len(row.cells) and row.cells[col]:
-            lead = f"{row.label or row.cells[0]} — {row.header[col]}: {row.cells[col]}. "
-        return f"{lead}Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
+        if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
+            cell = span.cell_span(row.header, row.cells, row.label, col, question)
+            if tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
+                return cell
+            # The question names few of the column's words: the row goes with the cell, in case
+            # another column was meant.
+            return f"{cell} (row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)})"
+        return f"Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
 
 
 @dataclass
@@ -314,6 +322,22 @@ def _support(
         ("type", sp.format_mismatch(kind, span, question)),
     ) if on)
     return features, flags
+
+
+def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:
+    """The column the question asks for in row ``c``; a column whose value the question itself states
+    ("when 80% are masked") is a condition, not the answer, so the next best one is taken."""
+    header = list(c.header)
+    given = tx.numbers(question)
+    for _ in range(3):
+        col = tx.best_column(header, q_terms, tx.ask_terms(question))
+        if col is None or col >= len(c.cells):
+            return col
+        found = tx.numbers(c.cells[col])
+        if not (found and found <= given):
+            return col
+        header[col] = ""
+    return None
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:

@@ -35,7 +35,7 @@ DATE = re.compile(
 )
 _SPEECH_END = re.compile(r"\b(says|said|asks|asked|replies|replied|cries|cried|calls|called|shouts|shouted|"
                          r"exclaims|exclaimed|answers|answered)\s*[,:]$", re.I)
-_WH = re.compile(r"\b(what|which|who|whom|how|when|where)\b", re.I)
+_WH = re.compile(r"\b(what|which|who|whom|how)\b|^\s*(when|where)\b", re.I)  # "when"/"where" later is a conjunction
 MARKS = frozenset({"x", "✓", "✔", "✗", "yes", "y", "•", "●", "■", "*"})
 
 
@@ -289,6 +289,13 @@ def best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | No
         if terms and (col := _column_named(header, set(terms))) is not None:
             return col
     return None
+
+
+def column_match(name: str, q_terms: list[str] | set[str]) -> float:
+    """Share of a column name's content words the question uses (0 for a name without any)."""
+    terms = content_terms(name)
+    qs = set(q_terms)
+    return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
 
 
 def _column_named(header: list[str], qs: set[str]) -> int | None:
