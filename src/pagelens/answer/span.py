@@ -4,9 +4,9 @@ that carry the answer.
 * A table answer is the asked cell with its row label and column header ("Interest expense — 2009:
   $3.8 million"), plus the cells of the same row that the question's own numbers name ("6 layers,
   768 hidden": "#L: 6; #H: 768; LM (ppl): 5.24"), never the whole row.
-* A long sentence is cut at its clause boundaries (";", ":", dashes, ", and/but/which/while ...") to
-  the run of clauses holding the most question words and, when the question asks for a type of
-  value (a number, a date, a name...), a value of that type; "…" marks what was left out.
+* A long sentence is cut at its clause boundaries (";", ":", ",", dashes) to the run of clauses
+  holding the most question words and, when the question asks for a type of value (a number, a
+  date, a name...), a value of that type; "…" marks what was left out.
 """
 
 from __future__ import annotations
@@ -20,11 +20,8 @@ CLAUSE_FROM_CHARS = 160  # sentences up to this length are shown whole
 CLAUSE_MAX_CHARS = 200  # a run of clauses is kept within this length (or one clause, if longer)
 MAX_LABEL_CHARS = 60  # a longer row label is cut to its first naming cell
 
-_CLAUSE_SPLIT = re.compile(
-    r"(?<=[;:])\s+|\s+[–—]\s+|,\s+(?=(?:and|but|which|while|whereas|although|though|compared|where|who|so|because|"
-    r"since|including|resulting|leading|yet|or|whether|thus|hence)\b)",
-    re.I,
-)
+_CLAUSE_SPLIT = re.compile(r"(?<=[;:,])\s+(?=\D)|(?<![\d%])\s+[–—]\s+(?![$€£\d])")
+"""Clause boundaries: after ";", ":" or "," (not inside "1, 2"), and dashes not inside a range ("$3.4 – $3.6")."""
 
 
 def cell_span(header: list[str], cells: list[str], label: str, col: int, question: str) -> str:
