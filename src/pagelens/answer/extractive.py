@@ -187,8 +187,9 @@ class ExtractiveAnswerer:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
         col = _asked_column(c, question, q_terms)
         row = c
-        if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
-            row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(question))) or c
+        asked = tx.ask_part(question) or question  # "the table of the largest cities" does not ask for one
+        if col is not None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
+            row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(asked))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):

@@ -313,12 +313,18 @@ def _column_named(header: list[str], qs: set[str]) -> int | None:
     return best
 
 
-def ask_terms(question: str) -> list[str]:
-    """Content words from the question's last wh-word on: what it asks, without the context before."""
+def ask_part(question: str) -> str:
+    """The question from its last wh-word on: what it asks, without the context before ("In the table
+    of the largest cities, *what population is listed for Shanghai?*")."""
     last = None
     for last in _WH.finditer(question):
         pass
-    return content_terms(question[last.start():]) if last else []
+    return question[last.start():] if last else ""
+
+
+def ask_terms(question: str) -> list[str]:
+    """Content words of ``ask_part``."""
+    return content_terms(ask_part(question))
 
 
 def gloss(label: str, caption: str) -> str:
