@@ -53,6 +53,8 @@ ROW_LABEL_BONUS = 0.12  # a table row whose label the question names ("10 g", "T
 FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
 FIGURE_TEXT_BONUS = 0.12  # a figure's label/OCR text when the question is about a figure
 FIGURE_REF_BONUS = 0.12  # ... and more when the question names that figure ("Fig. 4", "Figure 7-26")
+FORM_BONUS = 0.10  # an e-mail/web address/phone question, a candidate holding one
+NO_FORM_PENALTY = 0.8
 DATE_BONUS = 0.10  # a "what date / when" question, a candidate holding a calendar date
 NO_DATE_PENALTY = 0.8
 SPEECH_BONUS = 0.10  # a "what does X say / call out" question, a candidate with quoted speech
@@ -75,7 +77,7 @@ _NUMERIC_Q = re.compile(
     r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much)\b",
     re.I,
 )
-_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|\bwhen\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
+_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
 _PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
@@ -217,6 +219,7 @@ class _Cues:
     table: bool = False  # the question names a table, row or column, or asks for an extreme value
     ask_terms: list[str] = field(default_factory=list)  # content words from the last wh-word on
     modifier: list[str] = field(default_factory=list)  # first word of a two-word focus ("e-mail" address)
+    form: str = ""  # an answer type with a form of its own: email, url, phone
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
@@ -226,7 +229,8 @@ class _Cues:
         return cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
                    bool(_PERSON_Q.search(question)), date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
-                   table, tx.ask_terms(question), words[0] if len(words) >= 2 else [])
+                   table, tx.ask_terms(question), words[0] if len(words) >= 2 else [],
+                   kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "")
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -262,6 +266,11 @@ class _Cues:
                 factor *= NO_DATE_PENALTY
         if self.speech and _QUOTE.search(c.text):
             bonus += SPEECH_BONUS
+        if self.form:
+            if sp.has_type(self.form, c.text, ""):
+                bonus += FORM_BONUS
+            else:
+                factor *= NO_FORM_PENALTY
         if self.numeric and not (found - self.q_numbers):
             factor *= NUMERIC_MISSING_PENALTY
         return bonus, factor
