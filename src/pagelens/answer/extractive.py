@@ -10,12 +10,16 @@ Each candidate is scored against the question by
 * answer type: "how many / what percentage / which score..." questions want a number the question
   does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
 
-The answer is the best one to three snippets, each followed by its citation ``[N, p.X]``. It is
-withheld ("The documents do not contain the answer.") when its evidence score is below
-``answer.abstain_threshold``, when a date or two of the question's names are missing from the
-answer's own source, or the thing asked for is in no source (``answer.abstain = "rules"``); or, with
-``"calibrated"``, when a logistic model over the same signals (``pagelens.answer.calibration``) gives
-it less than ``answer.abstain_probability`` of being right.
+The answer is the best one to three snippets, each the shortest span of its kind (``span``: a table
+cell with its row label and column header, the clauses of a sentence that carry the answer), each
+followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
+when its evidence score is below ``answer.abstain_threshold``, when a date or two of the question's
+names are missing from the answer's own page, the thing asked for is in no source, or the asked
+value's form (an e-mail address, a web address, a phone number, a date) is not in the answer's span
+(``answer.abstain = "rules"``); or, with ``"calibrated"``, when a logistic model over the support
+features (``pagelens.answer.support``, ``pagelens.answer.calibration``) gives it less than
+``answer.abstain_probability`` of being right. ``bench/answer_cv.py`` compares the two by
+cross-validation over whole PDFs.
 """
 
 from __future__ import annotations
