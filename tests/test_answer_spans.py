@@ -95,7 +95,8 @@ def test_abstention_features_follow_the_evidence_not_the_wording():
         assert not sp.format_mismatch("email", f"e-mail: {EMAIL}", q)
     assert sp.answer_type("When was the terminal opened?") == "date"
     assert sp.answer_type("What accuracy is reached when 80% of tokens are masked?") == "number"  # a mid 'when'
-    assert not sp.format_mismatch("date", "opened in September 2009", "When was the terminal opened?")
+    assert not sp.format_mismatch("date", "opened in September", "When was the terminal opened?")
+    assert sp.format_mismatch("date", "we decided to open it", "When was the terminal opened?")
 
 
 def test_cell_span_names_the_cells_the_question_gives():

@@ -52,6 +52,9 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 _URL = re.compile(r"\b(https?://|www\.)\S+|\b[\w-]+\.(com|org|net|gov|edu|io)\b", re.I)
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{6,}\d)(?!\d)")
 _YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b")
+_MONTH_OR_DAY = re.compile(r"\b(january|february|march|april|june|july|august|september|october|november|december|"
+                           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b\.?|\bmay\s+\d|"
+                           r"\b(mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b|\bpercent\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][a-z'’]+")
 _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|double|half|dozen|"
@@ -91,12 +94,12 @@ or year for a date) cannot be the answer, whatever its words."""
 
 
 def format_mismatch(kind: str, text: str, question: str) -> bool:
-    """The question asks for a value with a form of its own and ``text`` holds none (a year will do
-    for a date)."""
+    """The question asks for a value with a form of its own and ``text`` holds none (a year, a month or
+    a weekday will do for a date)."""
     if kind not in FORMAT_TYPES:
         return False
     if kind == "date":
-        return not (has_type("date", text, question) or _YEAR.search(text))
+        return not (tx.has_date(text) or _YEAR.search(text) or _MONTH_OR_DAY.search(text))
     return not has_type(kind, text, question)
 
 
