@@ -93,9 +93,9 @@ def split(pdfs: list[str]) -> tuple[list[str], list[list[str]]]:
     return aside, [tuning[i::FOLDS] for i in range(FOLDS)]
 
 
-def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer) -> list[Row]:
+def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[Path] | None = None) -> list[Row]:
     """Every real question and its swapped copies, answered once without abstaining."""
-    questions = load_questions([corpus / n for n in QUESTION_FILES if (corpus / n).exists()])
+    questions = load_questions(files or [corpus / n for n in QUESTION_FILES if (corpus / n).exists()])
     pdfs = sorted({q.pdfs[0] for q in questions})
     aside, folds = split(pdfs)
     group = {p: tuple(g) for g in [aside, *folds] for p in g}
@@ -237,7 +237,7 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
     deciders = _deciders(settings, cal, cut, final, score_cut)
     held = [r for r in rows if r.pdf in aside]
     print(_line("HELD-ASIDE half (fit on all tuning)", {m: score(held, d) for m, d in zip(modes, deciders)}))
-    print(_line("all 15 PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
+    print(_line(f"all {len(pdfs)} PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
     print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
     print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}")
 
@@ -257,7 +257,8 @@ def _pooled(pairs: list[tuple[Row, bool]]) -> Score:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--home", type=Path, required=True, help="data home (kept: it caches the retrieved sources)")
-    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="folder with pdfs/ and the question files")
+    ap.add_argument("--questions", type=Path, nargs="*", help="question files (default: the three dev files)")
     ap.add_argument("--dump", action="store_true", help="print every question's features and outcome")
     ap.add_argument("--fresh", action="store_true", help="retrieve again instead of reusing the hits kept in the home")
     args = ap.parse_args()
@@ -267,7 +268,8 @@ def main() -> None:
     if args.fresh:
         (args.home / "answer_cv_hits.json").unlink(missing_ok=True)
     settings = AnswerSettings()
-    rows = collect(args.home, args.corpus, ExtractiveAnswerer(settings, SentenceTransformerEmbedder(threads=1)))
+    rows = collect(args.home, args.corpus, ExtractiveAnswerer(settings, SentenceTransformerEmbedder(threads=1)),
+                   args.questions)
     if args.dump:
         print(f"{'id':<22}{'kind':<6}{'right':<6}{'flags':<12}" + " ".join(f"{f[:6]:>6}" for f in FEATURES))
         for r in rows:
