@@ -1,21 +1,36 @@
-"""Cross-validated abstention for the extractive answerer, split by PDF.
+"""Abstention of the extractive answerer, cross-validated by DOCUMENT, with a third of the PDFs aside.
 
-    .venv/bin/python bench/answer_cv.py --home /tmp/cvhome        # reuse a home between runs
+    .venv/bin/python bench/answer_cv.py --corpus ../shared/corpus --home /tmp/cvhome   # reuse a home
 
-Every dev question is retrieved and answered once (without abstaining) and described by the
-calibration features (``pagelens.answer.calibration``). The PDFs are split in two halves: the
-logistic model and its cut are fit on the questions about the tuning half and scored on the
-questions about the held-out half (a question about several PDFs goes with its first). Printed for
-both halves: answer accuracy (answerable: answered and right; unanswerable: abstained) of
+Split (fixed, written down here so it is not chosen after the fact): the dev PDFs named by the three
+question files, sorted by name and shuffled with ``random.Random(20261201)``; the first third
+(``len // 3``) is the HELD-ASIDE half, never used to choose features, rules or thresholds, and scored
+once at the end. The other PDFs form the TUNING half, cut into ``FOLDS`` folds of whole PDFs (every
+question about a PDF, and every negative made from it, on one side): each fold is scored by a
+model and cut fit on the other folds only.
 
-* ``never``:  never abstaining,
-* ``rules``:  the former rule (evidence score < 0.35, or two of the question's names / one of its
-  dates / its focus words in no source),
-* ``local``:  the shipped rule (``answer.abstain = "rules"``): names and dates are looked for in the
-  answer's own source instead of in any source,
-* ``calibrated``: the logistic model fit on the tuning half (``answer.abstain = "calibrated"``),
+Negatives: the dev set has five unanswerable questions, too few to fit anything on. Every
+answerable question is therefore also asked of the OTHER PDFs of its own fold (its own PDFs left
+out by a document filter): the documents do not hold its answer, so the answerer should abstain
+("swapped" questions). They train the calibrated model with a small weight (``SWAP_WEIGHT`` each)
+and are reported as their own column; accuracy is scored on the real questions only.
 
-then leave-one-PDF-group-out accuracy over four folds, and the ``Calibration(...)`` to paste.
+Modes compared per fold and on both halves:
+
+* ``never``: never abstain;
+* ``rules-before``: the rules as they were (evidence score below ``answer.abstain_threshold``, a date or
+  two names of the question missing from the answer's page, or the asked-for thing in no source);
+* ``rules``: ``answer.abstain = "rules"``: the same, and the asked-for value's form (an e-mail address,
+  a web address, a phone number, a date) absent from the answer's span;
+* ``rules-cv``: the same rules with the evidence-score cut fit on the training folds;
+* ``calibrated``: ``answer.abstain = "calibrated"``, a logistic model over the support features
+  (``pagelens.answer.support.FEATURES``) with its cut fit on the training folds.
+
+Columns: ``acc`` answer accuracy on the real questions (answerable: answered and right;
+unanswerable: abstained), ``unans`` unanswerable questions abstained on, ``false`` answerable questions
+abstained on, ``swap`` share of swapped questions abstained on. The last lines print the
+``Calibration(...)`` fit on the whole tuning half and its cut, to paste into
+``pagelens.answer.calibration.DEFAULT`` and ``answer.abstain_probability``.
 """
 
 from __future__ import annotations
@@ -24,7 +39,7 @@ import argparse
 import json
 import os
 import random
-import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,17 +48,20 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np  # noqa: E402
 
-from pagelens.answer.calibration import FEATURES, Calibration, best_threshold, fit  # noqa: E402
+from pagelens.answer.calibration import Calibration, best_threshold, fit  # noqa: E402
+from pagelens.answer.extractive import ExtractiveAnswerer  # noqa: E402
 from pagelens.answer.query import plan_query  # noqa: E402
-from pagelens.app import Pagelens  # noqa: E402
-from pagelens.evaluate import UNANSWERABLE, answer_correct, load_questions  # noqa: E402
+from pagelens.answer.support import FEATURES  # noqa: E402
+from pagelens.evaluate import UNANSWERABLE, Question, answer_correct, load_questions  # noqa: E402
 from pagelens.models import SearchHit  # noqa: E402
-from pagelens.settings import Settings  # noqa: E402
+from pagelens.settings import AnswerSettings, Settings  # noqa: E402
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus"
+QUESTION_FILES = ("questions.jsonl", "questions-special.jsonl", "questions-reports.jsonl")
 SEED = 20261201
-LOCAL: dict[str, bool] = {}
-OLD_SCORE_CUT = 0.35
+FOLDS = 5
+SWAP_WEIGHT = 0.1  # weight of one swapped question against one real question
+MODES = ("never", "rules-before", "rules", "rules-cv", "calibrated")
 
 
 @dataclass
@@ -51,110 +69,215 @@ class Row:
     id: str
     pdf: str
     answerable: bool
+    swapped: bool  # an answerable question asked of other PDFs
     right: bool  # the (non-abstained) answer contains a gold string
     x: tuple[float, ...]
-    old_abstain: bool
+    flags: tuple[str, ...]
+    score: float
+    text: str = ""
+
+    @property
+    def weight(self) -> float:
+        return SWAP_WEIGHT if self.swapped else 1.0
+
+    @property
+    def positive(self) -> bool:  # the answer should be given
+        return self.answerable and not self.swapped
 
 
-def collect(app: Pagelens, questions_paths: list[Path]) -> list[Row]:
-    from pagelens.answer import text as tx
+def split(pdfs: list[str]) -> tuple[list[str], list[list[str]]]:
+    """(held-aside PDFs, folds of the tuning PDFs), by the seeded rule in the module docstring."""
+    order = sorted(pdfs)
+    random.Random(SEED).shuffle(order)
+    aside, tuning = order[: len(order) // 3], order[len(order) // 3 :]
+    return aside, [tuning[i::FOLDS] for i in range(FOLDS)]
 
-    questions = load_questions(questions_paths)
-    extractive = app.answerer.extractive
-    rows = []
-    cache_file = app.home / "answer_cv_hits.json"  # retrieval is the slow part: kept between runs
-    cache = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+
+def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[Path] | None = None) -> list[Row]:
+    """Every real question and its swapped copies, answered once without abstaining."""
+    questions = load_questions(files or [corpus / n for n in QUESTION_FILES if (corpus / n).exists()])
+    pdfs = sorted({q.pdfs[0] for q in questions})
+    aside, folds = split(pdfs)
+    group = {p: tuple(g) for g in [aside, *folds] for p in g}
+    cache_file = home / "answer_cv_hits.json"  # retrieval is the slow part: kept between runs
+    cache: dict[str, list] = json.loads(cache_file.read_text()) if cache_file.exists() else {}
+    jobs: list[tuple[Question, str, list[str] | None]] = []
     for q in questions:
-        plan = plan_query(None, q.question, expand=app.settings.retrieval.expand_short)
-        if q.id in cache:
-            hits = [SearchHit.model_validate(h) for h in cache[q.id]]
-        else:
-            hits = app.retriever.search(plan.standalone, k=app.settings.retrieval.k, extra_queries=plan.extra_queries or None)
-            cache[q.id] = [h.model_dump(mode="json") for h in hits]
-        ev = extractive.evidence(plan.standalone, hits)
+        jobs.append((q, q.id, None))
+        others = [p for p in group[q.pdfs[0]] if p not in q.pdfs]
+        if q.modality != UNANSWERABLE and others:
+            jobs.append((q, f"swap:{q.id}", others))
+    todo = [j for j in jobs if j[1] not in cache]
+    if todo:
+        _retrieve(home, corpus, todo, cache)
+        cache_file.write_text(json.dumps(cache))
+    rows = []
+    for q, key, _ in jobs:
+        hits = [SearchHit.model_validate(h) for h in cache[key]]
+        standalone = plan_query(None, q.question, expand=True).standalone
+        ev = answerer.evidence(standalone, hits)
+        swapped = key.startswith("swap:")
         answerable = q.modality != UNANSWERABLE
         if ev is None:
-            rows.append(Row(q.id, q.pdfs[0], answerable, False, tuple(0.0 for _ in FEATURES), True))
+            rows.append(Row(key, q.pdfs[0], answerable, swapped, False, tuple(0.0 for _ in FEATURES), ("empty",), 0.0))
             continue
-        texts = {t for h in hits[:6] for c in h.all_chunks() for t in tx.content_terms(c.text)}
-        named = {t for h in hits[:6] for c in h.all_chunks() for t in tx.content_terms(" ".join([*c.section, c.doc_name]))}
-        old = (ev.score < OLD_SCORE_CUT or tx.abstain_on_names(tx.missing_names(q.question, texts | named))
-               or tx.missing_focus(q.question, texts))
-        LOCAL[q.id] = ev.score < app.settings.answer.abstain_threshold or ev.mismatch  # the shipped rules
-        rows.append(Row(q.id, q.pdfs[0], answerable, answerable and answer_correct(ev.text, q.answers), ev.features, old))
-    cache_file.write_text(json.dumps(cache))
+        right = answerable and not swapped and answer_correct(ev.text, q.answers)
+        rows.append(Row(key, q.pdfs[0], answerable, swapped, right, ev.features, ev.flags, ev.score, ev.text))
     return rows
 
 
-def accuracy(rows: list[Row], abstain: list[bool]) -> float:
-    ok = sum((not a and r.right) if r.answerable else a for r, a in zip(rows, abstain))
-    return ok / len(rows) if rows else 0.0
+def _retrieve(home: Path, corpus: Path, todo: list[tuple[Question, str, list[str] | None]], cache: dict) -> None:
+    from pagelens.app import Pagelens
+
+    with Pagelens(Settings(home=home)) as app:
+        app.ingest(sorted((corpus / "pdfs").glob("*.pdf")))
+        for q, key, docs in todo:
+            plan = plan_query(None, q.question, expand=app.settings.retrieval.expand_short)
+            hits = app.retriever.search(plan.standalone, k=app.settings.retrieval.k,
+                                        extra_queries=plan.extra_queries or None, doc_ids=app.resolve_docs(docs))
+            cache[key] = [h.model_dump(mode="json") for h in hits]
+
+
+# -- modes ------------------------------------------------------------------------------------------
+Decide = Callable[[Row], bool]  # True: abstain
+
+
+def rules(threshold: float, skip: tuple[str, ...] = ()) -> Decide:
+    return lambda r: r.score < threshold or any(f not in skip for f in r.flags)
+
+
+def rules_cut(rows: list[Row]) -> float:
+    """The evidence-score cut of the rules that scores best on ``rows`` (swapped questions with their
+    small weight), the middle of the best run of cuts on a 0.01 grid."""
+    grid = [i / 100 for i in range(0, 91)]
+
+    def gain(t: float) -> float:
+        d = rules(t)
+        return sum(r.weight * ((not d(r) and r.right) if r.positive else d(r)) for r in rows)
+
+    gains = [gain(t) for t in grid]
+    best = [t for t, g in zip(grid, gains) if g >= max(gains) - 1e-9]
+    return best[len(best) // 2]
 
 
 def calibrate(rows: list[Row]) -> tuple[Calibration, float]:
-    """Right answers against unanswerable questions (a wrong answer to an answerable question is
-    wrong whether given or not, so it does not inform the cut), the classes weighted equally."""
-    used = [r for r in rows if r.right or not r.answerable]
+    """A logistic model of "the answer should be given and is right" against "should abstain"
+    (unanswerable and swapped questions), fit on ``rows``; wrong answers to answerable questions
+    are left out of the fit (wrong whether given or not) but count when the cut is chosen."""
+    used = [r for r in rows if r.right or not r.positive]
     x = np.array([r.x for r in used], dtype=float)
     y = np.array([1.0 if r.right else 0.0 for r in used])
-    n_pos, n_neg = max(1.0, y.sum()), max(1.0, len(y) - y.sum())
-    weights = np.where(y > 0, len(y) / (2 * n_pos), len(y) / (2 * n_neg))
-    w, b = fit(x, y, sample_weight=weights)
-    cal = Calibration(tuple(round(float(v), 3) for v in w), round(b, 3))
-    p = [cal.probability(r.x) for r in rows]
-    return cal, round(best_threshold(p, [r.right for r in rows], [r.answerable for r in rows]), 3)
+    w = np.array([r.weight for r in used])
+    pos, neg = max(1e-9, float((w * y).sum())), max(1e-9, float((w * (1 - y)).sum()))
+    w = np.where(y > 0, w * w.sum() / (2 * pos), w * w.sum() / (2 * neg))  # classes weigh the same
+    coef, bias = fit(x, y, sample_weight=w)
+    cal = Calibration(tuple(round(float(v), 3) for v in coef), round(bias, 3))
+    real = [r for r in rows if not r.swapped]
+    cut = best_threshold([cal.probability(r.x) for r in real], [r.right for r in real], [r.answerable for r in real])
+    return cal, round(cut, 3)
 
 
-def scores(rows: list[Row], cal: Calibration, cut: float) -> tuple[float, float, float, float]:
-    return (accuracy(rows, [False] * len(rows)), accuracy(rows, [r.old_abstain for r in rows]),
-            accuracy(rows, [LOCAL.get(r.id, True) for r in rows]),
-            accuracy(rows, [cal.probability(r.x) < cut for r in rows]))
+def calibrated(cal: Calibration, cut: float) -> Decide:
+    return lambda r: cal.probability(r.x) < cut
+
+
+# -- scoring ----------------------------------------------------------------------------------------
+@dataclass
+class Score:
+    n: int
+    acc: float
+    unans: str
+    false: int
+    swap: float
+
+
+def score(rows: list[Row], decide: Decide) -> Score:
+    real = [r for r in rows if not r.swapped]
+    swaps = [r for r in rows if r.swapped]
+    ok = sum((not decide(r) and r.right) if r.answerable else decide(r) for r in real)
+    un = [r for r in real if not r.answerable]
+    return Score(
+        len(real), ok / len(real) if real else 0.0, f"{sum(decide(r) for r in un)}/{len(un)}",
+        sum(decide(r) for r in real if r.answerable), sum(decide(r) for r in swaps) / len(swaps) if swaps else 0.0,
+    )
+
+
+def _line(name: str, s: dict[str, Score]) -> str:
+    return f"{name:<34}{next(iter(s.values())).n:>4}" + "".join(
+        f"{v.acc:>7.2f}{v.unans:>6}{v.false:>6}{v.swap:>6.2f}" for v in s.values())
+
+
+def _head(modes: tuple[str, ...]) -> str:
+    top = f"{'':<38}" + "".join(f"{m:^25}" for m in modes)
+    sub = f"{'part':<34}{'n':>4}" + f"{'acc':>7}{'unans':>6}{'false':>6}{'swap':>6}" * len(modes)
+    return f"{top}\n{sub}"
+
+
+def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
+    pdfs = sorted({r.pdf for r in rows})
+    aside, folds = split(pdfs)
+    tuning = [p for f in folds for p in f]
+    modes = (*MODES, f"final={final}")
+    print(f"{len(pdfs)} PDFs; held aside ({len(aside)}): {', '.join(aside)}\n")
+    print(_head(modes))
+    pooled: dict[str, list[tuple[Row, bool]]] = {m: [] for m in modes}
+    for i, fold in enumerate(folds):
+        train = [r for r in rows if r.pdf in tuning and r.pdf not in fold]
+        test = [r for r in rows if r.pdf in fold]
+        cal, cut = calibrate(train)
+        deciders = _deciders(settings, cal, cut, final, rules_cut(train))
+        for m, d in zip(modes, deciders):
+            pooled[m] += [(r, d(r)) for r in test]
+        print(_line(f"fold {i + 1}: {', '.join(p.removesuffix('.pdf')[:14] for p in fold)}",
+                    {m: score(test, d) for m, d in zip(modes, deciders)}))
+    cv = {m: _pooled(pooled[m]) for m in modes}
+    print(_line("tuning half, cross-validated", cv))
+    cal, cut = calibrate([r for r in rows if r.pdf in tuning])
+    score_cut = rules_cut([r for r in rows if r.pdf in tuning])
+    deciders = _deciders(settings, cal, cut, final, score_cut)
+    held = [r for r in rows if r.pdf in aside]
+    print(_line("HELD-ASIDE half (fit on all tuning)", {m: score(held, d) for m, d in zip(modes, deciders)}))
+    print(_line(f"all {len(pdfs)} PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
+    print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
+    print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}")
+
+
+def _deciders(settings: AnswerSettings, cal: Calibration, cut: float, final: str, score_cut: float) -> list[Decide]:
+    by_name = {"never": lambda r: False, "rules-before": rules(settings.abstain_threshold, skip=("type",)),
+               "rules": rules(settings.abstain_threshold), "rules-cv": rules(score_cut),
+               "calibrated": calibrated(cal, cut)}
+    return [*by_name.values(), by_name[final]]
+
+
+def _pooled(pairs: list[tuple[Row, bool]]) -> Score:
+    decisions = {id(r): d for r, d in pairs}
+    return score([r for r, _ in pairs], lambda r: decisions[id(r)])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--home", type=Path)
-    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--home", type=Path, required=True, help="data home (kept: it caches the retrieved sources)")
+    ap.add_argument("--corpus", type=Path, default=CORPUS, help="folder with pdfs/ and the question files")
+    ap.add_argument("--questions", type=Path, nargs="*", help="question files (default: the three dev files)")
     ap.add_argument("--dump", action="store_true", help="print every question's features and outcome")
     ap.add_argument("--fresh", action="store_true", help="retrieve again instead of reusing the hits kept in the home")
     args = ap.parse_args()
-    home = args.home or Path(tempfile.mkdtemp(prefix="pagelens-cv-"))
-    paths = [args.corpus / n for n in ("questions.jsonl", "questions-special.jsonl", "questions-reports.jsonl")]
-    with Pagelens(Settings(home=home)) as app:
-        app.ingest(sorted((args.corpus / "pdfs").glob("*.pdf")))
-        if args.fresh:
-            (home / "answer_cv_hits.json").unlink(missing_ok=True)
-        rows = collect(app, [p for p in paths if p.exists()])
+    from pagelens.embed.sentence import SentenceTransformerEmbedder
 
+    args.home.mkdir(parents=True, exist_ok=True)
+    if args.fresh:
+        (args.home / "answer_cv_hits.json").unlink(missing_ok=True)
+    settings = AnswerSettings()
+    rows = collect(args.home, args.corpus, ExtractiveAnswerer(settings, SentenceTransformerEmbedder(threads=1)),
+                   args.questions)
     if args.dump:
+        print(f"{'id':<22}{'kind':<6}{'right':<6}{'flags':<12}" + " ".join(f"{f[:6]:>6}" for f in FEATURES))
         for r in rows:
-            print(f"{r.id:<16}{'ans' if r.answerable else 'UNANS':<6}{'right' if r.right else '-':<6}"
-                  f"{'old-abst' if r.old_abstain else '':<9}" + " ".join(f"{v:.2f}" for v in r.x))
-    pdfs = sorted({r.pdf for r in rows})
-    random.Random(SEED).shuffle(pdfs)
-    tune_pdfs = set(pdfs[: len(pdfs) // 2])
-    tune = [r for r in rows if r.pdf in tune_pdfs]
-    held = [r for r in rows if r.pdf not in tune_pdfs]
-    cal, cut = calibrate(tune)
-    print(f"{len(rows)} questions, {len(pdfs)} PDFs; tuning half: {', '.join(sorted(tune_pdfs))}\n")
-    print(f"{'half':<10}{'n':>4}{'unans':>7}{'never':>8}{'rules':>8}{'local':>8}{'calibrated':>12}")
-    for name, part in (("tuning", tune), ("held-out", held), ("all", rows)):
-        n_un = sum(not r.answerable for r in part)
-        never, rules, local, calibrated = scores(part, cal, cut)
-        print(f"{name:<10}{len(part):>4}{n_un:>7}{never:>8.2f}{rules:>8.2f}{local:>8.2f}{calibrated:>12.2f}")
-
-    folds = [set(pdfs[i::4]) for i in range(4)]
-    results: dict[str, list[float]] = {"never": [], "rules": [], "local": [], "calibrated": []}
-    for fold in folds:
-        train = [r for r in rows if r.pdf not in fold]
-        test = [r for r in rows if r.pdf in fold]
-        c, t = calibrate(train)
-        for key, v in zip(results, scores(test, c, t)):
-            results[key].extend([v] * len(test))
-    print("\n4-fold by PDF (held-out accuracy, question-weighted): "
-          + ", ".join(f"{k} {sum(v) / len(v):.2f}" for k, v in results.items()))
-    print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
-    print(f"answer.abstain_probability = {cut}")
+            kind = "swap" if r.swapped else ("ans" if r.answerable else "UNANS")
+            print(f"{r.id:<22}{kind:<6}{'right' if r.right else '-':<6}{','.join(r.flags):<12}"
+                  + " ".join(f"{v:>6.2f}" for v in r.x))
+        print()
+    report(rows, settings, settings.abstain)
 
 
 if __name__ == "__main__":

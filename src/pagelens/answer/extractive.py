@@ -10,12 +10,16 @@ Each candidate is scored against the question by
 * answer type: "how many / what percentage / which score..." questions want a number the question
   does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
 
-The answer is the best one to three snippets, each followed by its citation ``[N, p.X]``. It is
-withheld ("The documents do not contain the answer.") when its evidence score is below
-``answer.abstain_threshold``, when a date or two of the question's names are missing from the
-answer's own source, or the thing asked for is in no source (``answer.abstain = "rules"``); or, with
-``"calibrated"``, when a logistic model over the same signals (``pagelens.answer.calibration``) gives
-it less than ``answer.abstain_probability`` of being right.
+The answer is the best one to three snippets, each the shortest span of its kind (``span``: a table
+cell with its row label and column header, the clauses of a sentence that carry the answer), each
+followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
+when its evidence score is below ``answer.abstain_threshold``, when a date or two of the question's
+names are missing from the answer's own page, the thing asked for is in no source, or the asked
+value's form (an e-mail address, a web address, a phone number, a date) is not in the answer's span
+(``answer.abstain = "rules"``); or, with ``"calibrated"``, when a logistic model over the support
+features (``pagelens.answer.support``, ``pagelens.answer.calibration``) gives it less than
+``answer.abstain_probability`` of being right. ``bench/answer_cv.py`` compares the two by
+cross-validation over whole PDFs.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ from pagelens.answer import text as tx
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer import span
+from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.embed.protocol import TextEmbedder
 from pagelens.models import SearchHit
@@ -51,6 +57,8 @@ ROW_LABEL_BONUS = 0.12  # a table row whose label the question names ("10 g", "T
 FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
 FIGURE_TEXT_BONUS = 0.12  # a figure's label/OCR text when the question is about a figure
 FIGURE_REF_BONUS = 0.12  # ... and more when the question names that figure ("Fig. 4", "Figure 7-26")
+FORM_BONUS = 0.10  # an e-mail/web address/phone question, a candidate holding one
+NO_FORM_PENALTY = 0.8
 DATE_BONUS = 0.10  # a "what date / when" question, a candidate holding a calendar date
 NO_DATE_PENALTY = 0.8
 SPEECH_BONUS = 0.10  # a "what does X say / call out" question, a candidate with quoted speech
@@ -64,6 +72,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 MAX_SNIPPET_CHARS = 320  # a longer snippet is cut to its stretch richest in question words
+WEAK_COLUMN = 0.3  # below this share of its words named by the question, a column is shown with its row
 FIGURE_TEXT_CHARS = 240  # figure label/OCR text quoted around the question's words
 
 _NUMERIC_Q = re.compile(
@@ -72,7 +81,7 @@ _NUMERIC_Q = re.compile(
     r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much)\b",
     re.I,
 )
-_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|\bwhen\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
+_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
 _PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
@@ -95,15 +104,19 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 3
+EXTRACTIVE_VERSION = 4
 
 
 @dataclass
 class Evidence:
     text: str  # the answer with its citations
     score: float  # evidence score of the best snippet
-    features: tuple[float, ...]  # see pagelens.answer.calibration.FEATURES
-    mismatch: bool = False  # a date or two names missing from the answer's source, or the focus from all
+    features: tuple[float, ...]  # see pagelens.answer.support.FEATURES
+    flags: tuple[str, ...] = ()  # the rules that withhold it (see ``rule_flags``)
+
+    @property
+    def mismatch(self) -> bool:
+        return bool(self.flags)
 
 
 class ExtractiveAnswerer:
@@ -119,11 +132,13 @@ class ExtractiveAnswerer:
         ev = self.evidence(question, hits)
         if ev is None:
             return ABSTAIN_TEXT, True, 0.0
-        if self.settings.abstain == "calibrated":
-            abstain = self.calibration.probability(ev.features) < self.settings.abstain_probability
-        else:
-            abstain = ev.score < self.settings.abstain_threshold or ev.mismatch
+        abstain = self.abstains(ev)
         return (ABSTAIN_TEXT, True, ev.score) if abstain else (ev.text, False, ev.score)
+
+    def abstains(self, ev: Evidence) -> bool:
+        if self.settings.abstain == "calibrated":
+            return self.calibration.probability(ev.features) < self.settings.abstain_probability
+        return ev.score < self.settings.abstain_threshold or ev.mismatch
 
     def evidence(self, question: str, hits: Sequence[SearchHit]) -> Evidence | None:
         """The best answer the sources give, with the features the abstention is decided on; None
@@ -159,11 +174,9 @@ class ExtractiveAnswerer:
             if part in parts or (parts and sum(len(p) + 1 for p in parts) + len(part) > MAX_ANSWER_CHARS):
                 continue
             parts.append(part)
-        gap = best.score - pool[1].score if len(pool) > 1 else best.score
-        features, missing = _features(question, top, best, gap)
-        texts = {t for h in top for c in h.all_chunks() for t in tx.content_terms(c.text)}
-        mismatch = features[5] >= 1.0 or missing >= 2 or tx.missing_focus(question, texts)
-        return Evidence(" ".join(parts), best.score, features, mismatch)
+        rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
+        features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
+        return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
         vecs = np.asarray(self.embedder.embed([question, *texts]), dtype=np.float32)
@@ -174,18 +187,25 @@ class ExtractiveAnswerer:
         if c.kind == "figtext":
             caption = tx.window(c.label, terms, 90) if c.label else "Figure"
             return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
+        if c.kind == "sentence":
+            return tx.window(span.clause_span(c.text, terms, question), terms, MAX_SNIPPET_CHARS)
         if c.kind != "row" or not c.header:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
-        col = tx.best_column(c.header, q_terms, tx.ask_terms(question))
+        col = _asked_column(c, question, q_terms)
         row = c
-        if col is not None and (_MIN_Q.search(question) or _MAX_Q.search(question)):
-            row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(question))) or c
+        asked = tx.ask_part(question) or question  # "the table of the largest cities" does not ask for one
+        if col is not None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
+            row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(asked))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
-        lead = ""
-        if col is not None and col < len(row.cells) and row.cells[col]:
-            lead = f"{row.label or row.cells[0]} — {row.header[col]}: {row.cells[col]}. "
-        return f"{lead}Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
+        if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
+            cell = span.cell_span(row.header, row.cells, row.label, col, question)
+            if tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
+                return cell
+            # The question names few of the column's words: the row goes with the cell, in case
+            # another column was meant.
+            return f"{cell} (row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)})"
+        return f"Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
 
 
 @dataclass
@@ -203,6 +223,7 @@ class _Cues:
     table: bool = False  # the question names a table, row or column, or asks for an extreme value
     ask_terms: list[str] = field(default_factory=list)  # content words from the last wh-word on
     modifier: list[str] = field(default_factory=list)  # first word of a two-word focus ("e-mail" address)
+    form: str = ""  # an answer type with a form of its own: email, url, phone
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
@@ -212,7 +233,8 @@ class _Cues:
         return cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
                    bool(_PERSON_Q.search(question)), date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
-                   table, tx.ask_terms(question), words[0] if len(words) >= 2 else [])
+                   table, tx.ask_terms(question), words[0] if len(words) >= 2 else [],
+                   kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "")
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -248,6 +270,11 @@ class _Cues:
                 factor *= NO_DATE_PENALTY
         if self.speech and _QUOTE.search(c.text):
             bonus += SPEECH_BONUS
+        if self.form:
+            if sp.has_type(self.form, c.text, ""):
+                bonus += FORM_BONUS
+            else:
+                factor *= NO_FORM_PENALTY
         if self.numeric and not (found - self.q_numbers):
             factor *= NUMERIC_MISSING_PENALTY
         return bonus, factor
@@ -287,24 +314,44 @@ def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
 
 
-def _features(question: str, hits: Sequence[SearchHit], best: Candidate, gap: float) -> tuple[tuple[float, ...], int]:
-    """The calibration features (``pagelens.answer.calibration.FEATURES``) of an answer. Names,
-    dates and focus words are looked for in the best snippet's own source (its page's chunks, their
-    section headings and the document's name): an answer from a page that never mentions "October"
-    does not answer a question about October."""
-    chunks = hits[best.source].all_chunks()
-    texts = {t for c in chunks for t in tx.content_terms(c.text)}
-    named = {t for c in chunks for t in tx.content_terms(" ".join([*c.section, c.doc_name]))}
-    names = tx.key_names(question)
-    missing = tx.missing_names(question, texts | named)
-    dates = any(w in tx.MONTHS or w.isdigit() for name in missing for w in name.split())
-    focus = tx.focus_words(question)
-    focus_missing = sum(not any(t in texts or tx.prefix_match(t, texts) for t in ts) for ts in focus)
+def _support(
+    question: str, q_terms: list[str], idf: dict[str, float], hits: Sequence[SearchHit], best: Candidate, margin: float,
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The support features (``pagelens.answer.support.FEATURES``) of an answer, and the rules that
+    withhold it. Names, dates and the question's words are looked for in the best snippet's own
+    neighbourhood (its page's chunks, their section headings and the document's name): an answer
+    from a page that never mentions "October" does not answer a question about October."""
+    near = sp.neighbourhood(hits[best.source])
+    found, missing, dates = sp.names_found(question, near)
+    kind = sp.answer_type(question)
+    span = " ".join([best.match_text, best.label])
     features = (
-        best.score, best.lexical, best.semantic, max(0.0, gap),
-        len(missing) / len(names) if names else 0.0, float(dates), focus_missing / len(focus) if focus else 0.0,
+        best.score, best.lexical, sp.coverage(q_terms, idf, near), float(sp.has_type(kind, span, question)),
+        found, max(0.0, margin), sp.agreement(hits[best.source]), best.semantic,
+        sp.focus_found(question, near),
     )
-    return features, len(missing)
+    every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
+    flags = tuple(name for name, on in (
+        ("date", dates), ("names", missing >= 2), ("focus", tx.missing_focus(question, every)),
+        ("type", sp.format_mismatch(kind, span, question)),
+    ) if on)
+    return features, flags
+
+
+def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:
+    """The column the question asks for in row ``c``; a column whose value the question itself states
+    ("when 80% are masked") is a condition, not the answer, so the next best one is taken."""
+    header = list(c.header)
+    given = tx.numbers(question)
+    for _ in range(3):
+        col = tx.best_column(header, q_terms, tx.ask_terms(question))
+        if col is None or col >= len(c.cells):
+            return col
+        found = tx.numbers(c.cells[col])
+        if not (found and found <= given):
+            return col
+        header[col] = ""
+    return None
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:

@@ -35,7 +35,7 @@ DATE = re.compile(
 )
 _SPEECH_END = re.compile(r"\b(says|said|asks|asked|replies|replied|cries|cried|calls|called|shouts|shouted|"
                          r"exclaims|exclaimed|answers|answered)\s*[,:]$", re.I)
-_WH = re.compile(r"\b(what|which|who|whom|how|when|where)\b", re.I)
+_WH = re.compile(r"\b(what|which|who|whom|how)\b|^\s*(when|where)\b", re.I)  # "when"/"where" later is a conjunction
 MARKS = frozenset({"x", "✓", "✔", "✗", "yes", "y", "•", "●", "■", "*"})
 
 
@@ -291,6 +291,13 @@ def best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | No
     return None
 
 
+def column_match(name: str, q_terms: list[str] | set[str]) -> float:
+    """Share of a column name's content words the question uses (0 for a name without any)."""
+    terms = content_terms(name)
+    qs = set(q_terms)
+    return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
+
+
 def _column_named(header: list[str], qs: set[str]) -> int | None:
     best, best_score = None, 0.0
     for i, name in enumerate(header):
@@ -306,12 +313,18 @@ def _column_named(header: list[str], qs: set[str]) -> int | None:
     return best
 
 
-def ask_terms(question: str) -> list[str]:
-    """Content words from the question's last wh-word on: what it asks, without the context before."""
+def ask_part(question: str) -> str:
+    """The question from its last wh-word on: what it asks, without the context before ("In the table
+    of the largest cities, *what population is listed for Shanghai?*")."""
     last = None
     for last in _WH.finditer(question):
         pass
-    return content_terms(question[last.start():]) if last else []
+    return question[last.start():] if last else ""
+
+
+def ask_terms(question: str) -> list[str]:
+    """Content words of ``ask_part``."""
+    return content_terms(ask_part(question))
 
 
 def gloss(label: str, caption: str) -> str:

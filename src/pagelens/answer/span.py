@@ -1,0 +1,86 @@
+"""The shortest span that answers: a table cell named by its row and column, the clauses of a sentence
+that carry the answer.
+
+* A table answer is the asked cell with its row label and column header ("Interest expense — 2009:
+  $3.8 million"), plus the cells of the same row that the question's own numbers name ("6 layers,
+  768 hidden": "#L: 6; #H: 768; LM (ppl): 5.24"), never the whole row.
+* A long sentence is cut at its clause boundaries (";", ":", ",", dashes) to the run of clauses
+  holding the most question words and, when the question asks for a type of value (a number, a
+  date, a name...), a value of that type; "…" marks what was left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagelens.answer import support as sp
+from pagelens.answer import text as tx
+
+CLAUSE_FROM_CHARS = 160  # sentences up to this length are shown whole
+CLAUSE_MAX_CHARS = 200  # a run of clauses is kept within this length (or one clause, if longer)
+MAX_LABEL_CHARS = 60  # a longer row label is cut to its first naming cell
+
+_CLAUSE_SPLIT = re.compile(r"(?<=[;:,])\s+(?=\D)|(?<![\d%])\s+[–—]\s+(?![$€£\d])")
+"""Clause boundaries: after ";", ":" or "," (not inside "1, 2"), and dashes not inside a range ("$3.4 – $3.6")."""
+
+
+def cell_span(header: list[str], cells: list[str], label: str, col: int, question: str) -> str:
+    """``label — [named cells; ]column: value`` for the cell in column ``col``."""
+    name = _short_label(label, cells)
+    if name and not re.search(r"[A-Za-z]", name) and header and header[0]:
+        name = f"{header[0]}: {name}"  # a row named by a number ("6") gets its column's name ("#L: 6")
+    q_numbers = tx.numbers(question)
+    named = [f"{header[j]}: {v}" for j, v in enumerate(cells)
+             if 0 < j < len(header) and j != col and header[j] and v and v != name and tx.numbers(v) & q_numbers]
+    value = f"{header[col]}: {cells[col]}"
+    return f"{name} — {'; '.join([*named, value])}" if name else "; ".join([*named, value])
+
+
+def _short_label(label: str, cells: list[str]) -> str:
+    label = label or (cells[0] if cells else "")
+    if len(label) <= MAX_LABEL_CHARS:
+        return label
+    first = next((c for c in cells if re.search(r"[A-Za-z]", c)), label)
+    return first if len(first) <= MAX_LABEL_CHARS else tx.window(first, set(), MAX_LABEL_CHARS)
+
+
+def clauses(text: str) -> list[str]:
+    return [c for c in _CLAUSE_SPLIT.split(" ".join(text.split())) if c and c.strip()]
+
+
+def clause_span(text: str, terms: set[str], question: str) -> str:
+    """The run of ``text``'s clauses that carries the answer: most distinct question ``terms`` (stems),
+    holding a value of the question's answer type when one does; ``text`` itself when short."""
+    flat = " ".join(text.split())
+    parts = clauses(flat)
+    if len(flat) <= CLAUSE_FROM_CHARS or len(parts) < 2:
+        return flat
+    kind = sp.answer_type(question)
+    found = [set(tx.content_terms(p)) & terms for p in parts]
+    best: tuple[float, int, int] | None = None
+    for i in range(len(parts)):
+        seen: set[str] = set()
+        length = 0
+        for j in range(i, len(parts)):
+            length += len(parts[j]) + 1
+            if j > i and length > CLAUSE_MAX_CHARS:
+                break
+            seen |= found[j]
+            joined = " ".join(parts[i : j + 1])
+            typed = not kind or sp.has_type(kind, joined, question)
+            score = len(seen) + (2.0 if typed else 0.0) - 0.001 * length
+            if best is None or score > best[0]:
+                best = (score, i, j)
+    assert best is not None
+    _, i, j = best
+    if i == 0 and j == len(parts) - 1:
+        return flat
+    span = _rejoin(flat, parts, i, j)
+    return f"{'… ' if i > 0 else ''}{span}{' …' if j < len(parts) - 1 else ''}"
+
+
+def _rejoin(flat: str, parts: list[str], i: int, j: int) -> str:
+    """Clauses i..j as they stand in ``flat`` (with the commas and dashes between them)."""
+    start = flat.find(parts[i])
+    end = flat.find(parts[j], start) + len(parts[j])
+    return flat[start:end].rstrip(" ,;:–—") if start >= 0 and end >= start else " ".join(parts[i : j + 1])

@@ -1,0 +1,143 @@
+"""How well the sources support the extractive answer: a few general features in 0..1 (higher = better
+supported), read from the answer's span, its neighbourhood and the retrieval that found it.
+
+None of them looks for particular phrases of particular questions:
+
+* ``score``: the answer's evidence score (words, meaning, rank, answer-type cues; see ``extractive``).
+* ``span_cover``: IDF-weighted share of the question's content words (stems, numbers) that the span
+  itself holds (a table row with its column names and caption).
+* ``context_cover``: the same share over the span's neighbourhood: the chunks of its page, their
+  section headings and the document's name. A question about a thing the page never mentions
+  (a dividend on a page without the word) keeps a hole here that no paraphrase fills.
+* ``type_match``: the question's expected answer type (an e-mail address, a web address, a phone
+  number, a date, a year, a percentage, a person, a number) is present in the span, as a value the
+  question does not already contain; 1 when the question expects no particular type.
+* ``names_found``: share of the question's names, years and months (see ``text.key_names``) found in
+  the neighbourhood: an answer from a page about November does not answer a question about October.
+* ``margin``: how far the best candidate is ahead of the best candidate from another source.
+* ``agreement``: how high the dense and the keyword channels both ranked the answer's source
+  (mean of 1/√rank over the channels that report a rank; 0.5 when none does).
+* ``semantic``: cosine of the span with the question.
+* ``focus_found``: share of the words of the thing asked for ("what *license price* ...") found in the
+  neighbourhood.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+from pagelens.answer import text as tx
+from pagelens.models import SearchHit
+
+FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found", "margin", "agreement", "semantic",
+            "focus_found")
+
+# Expected answer types: (type, what in a question asks for it). Checked in this order; the first wins.
+_TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("email", re.compile(r"\be-?mail\b", re.I)),
+    ("url", re.compile(r"\b(web\s?site|web address|url|homepage|web page)\b", re.I)),
+    ("phone", re.compile(r"\b(tele)?phone|\bfax\b|\bmobile number\b", re.I)),
+    ("date", re.compile(r"\b(what|which)\s+(date|day)\b|\bdate of\b|^\s*when\b|\bbirth\s?date\b", re.I)),
+    ("year", re.compile(r"\b(what|which|in what|in which)\s+year\b", re.I)),
+    ("percent", re.compile(r"\b(what|which|by what)\s+(percentage|percent|share|fraction|proportion)\b|"
+                           r"\bhow many percent\b", re.I)),
+    ("person", re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)),
+    ("number", re.compile(
+        r"\b(how (many|much|large|big|long|fast|slow|high|low|old)|what (percentage|percent|score|accuracy|value|"
+        r"number|size|rate|amount|total|count|price|cost|range)|which (score|value|number|accuracy|amount))\b", re.I)),
+)
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
+_URL = re.compile(r"\b(https?://|www\.)\S+|\b[\w-]+\.(com|org|net|gov|edu|io)\b", re.I)
+_PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{6,}\d)(?!\d)")
+_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b")
+_MONTH_OR_DAY = re.compile(r"\b(january|february|march|april|june|july|august|september|october|november|december|"
+                           r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b\.?|\bmay\s+\d|"
+                           r"\b(mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b|\bpercent\b", re.I)
+_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][a-z'’]+")
+_WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|double|half|dozen|"
+                            r"hundred|thousand|million|billion)\b", re.I)
+
+
+def answer_type(question: str) -> str:
+    """The type of value the question asks for, or "" when it asks for no particular type."""
+    return next((name for name, rx in _TYPE_Q if rx.search(question)), "")
+
+
+def has_type(kind: str, text: str, question: str) -> bool:
+    """``text`` holds a value of type ``kind`` that the question does not already give."""
+    if not kind:
+        return True
+    if kind == "email":
+        return bool(_EMAIL.search(text))
+    if kind == "url":
+        return bool(_URL.search(text))
+    if kind == "phone":
+        return any(sum(ch.isdigit() for ch in m.group(1)) >= 7 for m in _PHONE.finditer(text))
+    if kind == "date":
+        return tx.has_date(text) or bool(_YEAR.search(text) and any(m in text.lower() for m in tx.MONTHS))
+    if kind == "year":
+        return bool({m.group(0) for m in _YEAR.finditer(text)} - {m.group(0) for m in _YEAR.finditer(question)})
+    if kind == "percent":
+        return bool(_PERCENT.search(text))
+    if kind == "person":
+        return bool(_PERSON.search(text))
+    new = tx.numbers(text) - tx.numbers(question)
+    return bool(new) or bool(_WORDED_NUMBER.search(text))
+
+
+FORMAT_TYPES = frozenset({"email", "url", "phone", "date"})
+"""Answer types with a form of their own: a span without one (no "@" for an e-mail address, no date
+or year for a date) cannot be the answer, whatever its words."""
+
+
+def format_mismatch(kind: str, text: str, question: str) -> bool:
+    """The question asks for a value with a form of its own and ``text`` holds none (a year, a month or
+    a weekday will do for a date)."""
+    if kind not in FORMAT_TYPES:
+        return False
+    if kind == "date":
+        return not (tx.has_date(text) or _YEAR.search(text) or _MONTH_OR_DAY.search(text))
+    return not has_type(kind, text, question)
+
+
+def coverage(q_terms: Sequence[str], idf: dict[str, float], terms: set[str]) -> float:
+    """IDF-weighted share of the question's terms found in ``terms`` (abbreviations count)."""
+    uniq = set(q_terms)
+    total = sum(idf.get(t, 1.0) for t in uniq)
+    got = sum(idf.get(t, 1.0) for t in uniq if t in terms or tx.prefix_match(t, terms))
+    return got / total if total else 0.0
+
+
+def neighbourhood(hit: SearchHit) -> set[str]:
+    """Content terms of a source's page: its chunks, their section headings, the document's name."""
+    chunks = hit.all_chunks()
+    text = " ".join([c.text for c in chunks] + [" ".join([*c.section, c.doc_name]) for c in chunks])
+    return set(tx.content_terms(text))
+
+
+def agreement(hit: SearchHit) -> float:
+    """Mean of 1/√rank over the retrieval channels that ranked this source (dense, keyword)."""
+    ranks = [v for k, v in hit.channels.items() if k in ("dense_rank", "sparse_rank") and v and v > 0]
+    if not ranks:
+        return 0.5
+    return sum(1.0 / math.sqrt(r) for r in ranks) / len(ranks)
+
+
+def names_found(question: str, terms: set[str]) -> tuple[float, int, bool]:
+    """(share of the question's names found in ``terms``, how many are missing, a date word among them)."""
+    names = tx.key_names(question)
+    missing = tx.missing_names(question, terms)
+    dates = any(w in tx.MONTHS or w.isdigit() for name in missing for w in name.split())
+    return (1.0 - len(missing) / len(names) if names else 1.0), len(missing), dates
+
+
+def focus_found(question: str, terms: set[str]) -> float:
+    """Share of the words of the thing asked for ("what *dividend per share* ...") found in ``terms``;
+    1 when the question names no such thing."""
+    focus = tx.focus_words(question)
+    if not focus:
+        return 1.0
+    return sum(any(t in terms or tx.prefix_match(t, terms) for t in ts) for ts in focus) / len(focus)
