@@ -48,7 +48,13 @@ class QdrantServerStore(VectorStoreBase):
         m = _models()
         have = self.collection_spec(name)
         if have is None:
-            self._call(name, "create", self.client.create_collection, name, **self._create_args(spec))
+            try:
+                self._call(name, "create", self.client.create_collection, name, **self._create_args(spec))
+            except IndexError_:
+                # Servers sharing a cluster start together: another one may have created it just now.
+                if not self.client.collection_exists(name):
+                    raise
+                return self.ensure_collection(name, spec)
             with warnings.catch_warnings():  # ":memory:" warns that payload indexes do nothing there
                 warnings.simplefilter("ignore", UserWarning)
                 for field in _KEYWORD_INDEXES:
