@@ -167,7 +167,16 @@ def ingest_section(args: argparse.Namespace) -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.main(list(args.rest))
+    import inspect
+
+    if inspect.signature(module.main).parameters:
+        module.main(list(args.rest))
+    else:  # a main() that parses sys.argv itself
+        saved, sys.argv = sys.argv, [str(SCALE_RAY), *args.rest]
+        try:
+            module.main()
+        finally:
+            sys.argv = saved
 
 
 # -- capacity ---------------------------------------------------------------------------------------
