@@ -275,6 +275,17 @@ class ServerSettings(BaseModel):
         5, ge=0, le=19, description="Linux: nice increment of the threads that answer questions, so an ingest "
         "job keeps its pace under query load (0 = same priority).",
     )
+    job_lease_s: float = Field(
+        60.0, gt=0, description="Servers sharing a catalog: how long a claimed ingest job stays with its server "
+        "without a heartbeat (renewed every third of it); after that another server runs it again."
+    )
+    job_poll_s: float = Field(
+        1.0, gt=0, description="Servers sharing a catalog: how often an idle server looks for jobs, and how "
+        "often /ws/jobs looks for changes made by other servers."
+    )
+    job_attempts: int = Field(
+        3, ge=1, description="Servers sharing a catalog: claims of one job (servers dying on it) before it fails."
+    )
 
 
 class Settings(BaseSettings):
@@ -302,6 +313,11 @@ class Settings(BaseSettings):
         None, description="Where figure images go (env PAGELENS_IMAGES_DIR): a folder, e.g. one several "
         "machines mount, or an fsspec URL such as s3://bucket/images (needs fsspec and the filesystem's "
         "package). Unset: <home>/images."
+    )
+    uploads_dir: str | None = Field(
+        None, description="Where the server keeps uploaded PDFs (env PAGELENS_UPLOADS_DIR). Servers sharing a "
+        "catalog need a folder they all mount at this same path (NFS, EFS, a shared volume): any of them may "
+        "run the upload's ingest job, render its pages or reprocess it. Unset: <home>/uploads."
     )
     fault_at: str | None = Field(
         None, description="Test only (env PAGELENS_FAULT_AT): the step at which the process kills itself "

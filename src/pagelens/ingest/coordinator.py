@@ -47,6 +47,11 @@ class IngestCoordinator:
     """Builds the executor of parse tasks for one ingest (local processes; tests and a cluster
     executor replace it)."""
 
+    exclusive: bool = True
+    """Whether this process is the catalog's only writer. Servers sharing a catalog set it False: then
+    a replay leaves staged elements alone (another server's parse may own them) and does not index
+    owed documents (another server's index thread may be on them); a recover job does, when idle."""
+
     def __init__(self, components: "Pagelens") -> None:
         self.c = components
         self.catalog = components.catalog
@@ -200,27 +205,29 @@ class IngestCoordinator:
         return expected is not None and self.c.store.count(collection, doc_id) >= expected
 
     # -- pending vector work ----------------------------------------------------------------------
-    def replay_pending(self, upserts: bool = True, blocking: bool = True) -> bool:
+    def replay_pending(self, upserts: bool = True, blocking: bool = True, exclusive: bool | None = None) -> bool:
         """Do the vector work the catalog says is still owed (deletes, then upserts when
         ``upserts``); returns False when another job holds the coordinator and ``blocking`` is off
         (that job replays itself)."""
         if not self.lock.acquire(blocking=blocking):
             return False
         try:
-            self._replay_locked(upserts)
+            self._replay_locked(upserts, exclusive)
         finally:
             self.lock.release()
         return True
 
-    def _replay_locked(self, upserts: bool) -> None:
+    def _replay_locked(self, upserts: bool, exclusive: bool | None = None) -> None:
+        alone = self.exclusive if exclusive is None else exclusive
         # Elements a killed parse staged (no parse runs now: this process holds the coordinator and
         # the home, and parser processes are only started under both).
-        self.catalog.discard_staged()
+        if alone:
+            self.catalog.discard_staged()
         jobs = self.catalog.vector_jobs()
         for doc_id, op in jobs:
             if op == "delete":
                 self.forget_vectors(doc_id)
-        if not upserts:
+        if not upserts or not alone:
             return
         for doc_id, op in jobs:
             doc = self.catalog.get_document(doc_id) if op == "upsert" else None

@@ -42,6 +42,7 @@ def create_app(settings: Settings, *, pagelens: Pagelens | None = None, open_hom
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if open_home:
             state.open()
+        state.start_jobs()
         try:
             yield
         finally:

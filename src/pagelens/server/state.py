@@ -27,7 +27,7 @@ from pagelens.server.priority import QueryGate
 from pagelens.server.render import PageRenderer
 from pagelens.server.store import ServerStore
 from pagelens.settings import Settings
-from pagelens.store.catalog import Catalog
+from pagelens.store.catalog import open_catalog
 
 log = logging.getLogger("pagelens.server")
 
@@ -42,9 +42,15 @@ class ServerState:
             self.store = ServerStore(lambda: open_vector_store(settings))
         self.app = pagelens or Pagelens(settings, warn=lambda m: log.warning("%s", m), store=self.store)
         self.home = self.app.home
-        self.uploads = self.home / "uploads"
-        self.catalog = Catalog(self.home / "catalog.sqlite3")
-        self.jobs = JobManager(keep=settings.server.max_jobs_kept)
+        self.uploads = Path(settings.uploads_dir).expanduser() if settings.uploads_dir else self.home / "uploads"
+        self.catalog = open_catalog(settings)
+        # Servers sharing a catalog (PostgreSQL) share its job queue; alone, jobs live in this process.
+        self.shared = bool(settings.catalog_url)
+        self.jobs: Any
+        if self.shared:
+            self.jobs = self._shared_jobs()
+        else:
+            self.jobs = JobManager(keep=settings.server.max_jobs_kept)
         self.conversations = Conversations(settings.server.max_conversations)
         self.pages = PageRenderer(settings.server.page_cache)
         self.gate = QueryGate(settings.server.query_concurrency, settings.server.query_nice)
@@ -55,9 +61,51 @@ class ServerState:
         """Take the home now (a home owned by another process fails here, at start-up)."""
         self.app.indexer.ensure()
         threading.Thread(target=self._warm, name="pagelens-warm-query", daemon=True).start()
-        if self.catalog.vector_jobs():  # vector work a killed process left owed: the first job does it
+        if self.shared:
+            # Other servers' parses and index threads own what they staged and owe: replays leave those
+            # alone, and owed work is settled by a recover job only while the queue is idle.
+            self.app.coordinator.exclusive = False
+            if self.catalog.vector_jobs() and not self.jobs.unfinished():
+                self.jobs.submit("pending index work", kind="recover")
+        elif self.catalog.vector_jobs():  # vector work a killed process left owed: the first job does it
             self.jobs.submit("pending index work", lambda job, progress: self.app.coordinator.replay_pending(),
                              kind="recover")
+
+    def start_jobs(self) -> None:
+        """Start claiming shared jobs (the in-process queue runs from construction)."""
+        if self.shared:
+            self.jobs.start()
+
+    def _shared_jobs(self) -> Any:
+        from pagelens.server.shared_jobs import SharedJobManager
+        from pagelens.store.catalog.jobs import CatalogJobQueue
+
+        if not self.settings.uploads_dir:
+            log.warning("shared catalog without uploads_dir: uploads go to %s, which only this server reads; "
+                        "set PAGELENS_UPLOADS_DIR to a folder every server mounts", self.uploads)
+        srv = self.settings.server
+        # Its own catalog connection: claims and progress never wait behind an ingest's transaction.
+        return SharedJobManager(
+            CatalogJobQueue(open_catalog(self.settings)), self._run_shared, lease_s=srv.job_lease_s,
+            poll_s=srv.job_poll_s, attempts=srv.job_attempts, keep=srv.max_jobs_kept,
+        )
+
+    def _run_shared(self, job: Any, progress: Progress) -> None:
+        """A job claimed from the shared queue, run here whichever server submitted it."""
+        if job.kind == "recover":
+            others = [j for j in self.jobs.unfinished() if j.job_id != job.job_id and j.state == "running"]
+            self.app.coordinator.replay_pending(exclusive=not others)
+            return
+        path = Path(job.source)
+        if not path.is_file():
+            job.error = (f"{job.file}: {job.kind}: the upload {path} is not readable on this server; set "
+                         "PAGELENS_UPLOADS_DIR to a folder every server mounts")
+            return
+        if job.kind == "reprocess" and job.doc_id:
+            doc = self.catalog.get_document(job.doc_id)
+            if doc is not None:
+                self._forget_for_reprocess(doc)
+        self._ingest(job, path, progress)
 
     def close(self) -> None:
         self.jobs.close()
@@ -143,6 +191,9 @@ class ServerState:
         return path
 
     def submit_ingest(self, path: Path) -> Job:
+        if self.shared:
+            return self.jobs.submit(path.name, kind="ingest", source=str(path))
+
         def run(job: Job, progress: Progress) -> None:
             self._ingest(job, path, progress)
 
@@ -154,17 +205,23 @@ class ServerState:
         if not path.is_file():
             raise NotFoundError(f"{doc.name}: the original file is gone ({path}); upload it again")
 
-        def run(job: Job, progress: Progress) -> None:
-            from pagelens.server.reprocess import clear_document_caches
+        if self.shared:
+            return self.jobs.submit(doc.name, kind="reprocess", source=str(path), doc_id=doc.doc_id)
 
-            clear_document_caches(self.app, doc)
-            self.app.remove(doc.doc_id)
-            self.pages.forget(doc.doc_id)
+        def run(job: Job, progress: Progress) -> None:
+            self._forget_for_reprocess(doc)
             self._ingest(job, path, progress)
 
         job = self.jobs.submit(doc.name, run, kind="reprocess")
         job.doc_id = doc.doc_id
         return job
+
+    def _forget_for_reprocess(self, doc: Any) -> None:
+        from pagelens.server.reprocess import clear_document_caches
+
+        clear_document_caches(self.app, doc)
+        self.app.remove(doc.doc_id)
+        self.pages.forget(doc.doc_id)
 
     def _ingest(self, job: Job, path: Path, progress: Progress) -> None:
         results = self.app.coordinator.ingest([path], progress=progress)

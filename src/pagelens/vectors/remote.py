@@ -25,7 +25,9 @@ if TYPE_CHECKING:
     from pagelens.settings import QdrantCollectionSettings
 
 _UPSERT_BATCH = 256
-# Payload fields that filters use (doc_id: document filters, deletes, counts), indexed at creation.
+# Payload fields that filters use, indexed when a collection is created or first opened. Every filter
+# pagelens sends (document filters, deletes, counts; ``_filter``) is on doc_id; kind and page are read
+# from payloads but never filtered on, so indexing them would only cost RAM on every node.
 _KEYWORD_INDEXES = ("doc_id",)
 _OPTIMIZE_TIMEOUT_S = 600.0
 
@@ -41,6 +43,7 @@ class QdrantServerStore(VectorStoreBase):
         self.layout = layout
         self._known: set[str] = set()
         self._specs: dict[str, VectorSpec] = {}  # cached: a search must not cost a describe call
+        self._indexed: set[str] = set()  # collections whose payload indexes this process has ensured
 
     # -- collections ---------------------------------------------------------------------------
 
@@ -48,18 +51,21 @@ class QdrantServerStore(VectorStoreBase):
         m = _models()
         have = self.collection_spec(name)
         if have is None:
-            self._call(name, "create", self.client.create_collection, name, **self._create_args(spec))
-            with warnings.catch_warnings():  # ":memory:" warns that payload indexes do nothing there
-                warnings.simplefilter("ignore", UserWarning)
-                for field in _KEYWORD_INDEXES:
-                    self._call(
-                        name, "create index", self.client.create_payload_index, name,
-                        field_name=field, field_schema=m.PayloadSchemaType.KEYWORD, wait=True,
-                    )
+            try:
+                self._call(name, "create", self.client.create_collection, name, **self._create_args(spec))
+            except IndexError_:
+                # Servers sharing a cluster start together: another one may have created it just now.
+                if not self.client.collection_exists(name):
+                    raise
+                return self.ensure_collection(name, spec)
+            self._payload_indexes(name, have=set())
             self._known.add(name)
             self._specs.pop(name, None)
             return
         self._specs.pop(name, None)
+        if name not in self._indexed:  # a collection made by an older pagelens or another tool
+            info = self._call(name, "describe", self.client.get_collection, name)
+            self._payload_indexes(name, have=set((getattr(info, "payload_schema", None) or {}).keys()))
         for vname, dim in spec.dense.items():
             if vname in have.dense and have.dense[vname] != dim:
                 raise IndexError_(
@@ -74,6 +80,19 @@ class QdrantServerStore(VectorStoreBase):
             if vname not in have.sparse:
                 config = m.SparseVectorNameConfig(sparse=m.SparseVectorConfig(modifier=m.Modifier.IDF))
                 self._call(name, f"add vector {vname}", self.client.create_vector_name, name, vname, config)
+
+    def _payload_indexes(self, name: str, have: set[str]) -> None:
+        """Create the payload indexes filters use that the collection lacks (idempotent on a server)."""
+        m = _models()
+        with warnings.catch_warnings():  # ":memory:" warns that payload indexes do nothing there
+            warnings.simplefilter("ignore", UserWarning)
+            for field in _KEYWORD_INDEXES:
+                if field not in have:
+                    self._call(
+                        name, "create index", self.client.create_payload_index, name,
+                        field_name=field, field_schema=m.PayloadSchemaType.KEYWORD, wait=True,
+                    )
+        self._indexed.add(name)
 
     def _create_args(self, spec: VectorSpec) -> dict[str, Any]:
         """create_collection's arguments: the vectors, and the cluster layout from the settings."""
@@ -137,6 +156,7 @@ class QdrantServerStore(VectorStoreBase):
         if self._exists(name):
             self._call(name, "drop", self.client.delete_collection, name)
         self._known.discard(name)
+        self._indexed.discard(name)
         self._specs.pop(name, None)
 
     # -- writes --------------------------------------------------------------------------------

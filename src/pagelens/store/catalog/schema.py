@@ -30,6 +30,12 @@ class Dialect:
     begin: tuple[str, ...]  # statements that open a write transaction
     types: dict[str, str]  # placeholders in migration text -> this engine's type
     table_exists: str  # one row when the table named by the parameter exists
+    # The job queue (store/catalog/jobs.py): how a claim transaction starts (no catalog-wide writer
+    # lock on PostgreSQL: claims lock only the rows they take), the row-lock suffix of its SELECT, and
+    # the catalog's own clock in epoch seconds (leases are compared on one clock, not each server's).
+    queue_begin: tuple[str, ...] = ("BEGIN",)
+    skip_locked: str = ""
+    now: str = "0"
 
     def render(self, statement: str) -> str:
         return statement.format(**self.types)
@@ -40,12 +46,18 @@ SQLITE = Dialect(
     begin=("BEGIN IMMEDIATE",),
     types={"blob": "BLOB", "serial": "INTEGER PRIMARY KEY AUTOINCREMENT"},
     table_exists="SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
+    queue_begin=("BEGIN IMMEDIATE",),  # one claimer at a time on the file
+    skip_locked="",
+    now="((julianday('now') - 2440587.5) * 86400.0)",
 )
 POSTGRES = Dialect(
     name="postgresql",
     begin=("BEGIN", f"SELECT pg_advisory_xact_lock({PG_WRITE_LOCK})"),
     types={"blob": "BYTEA", "serial": "BIGSERIAL PRIMARY KEY"},
     table_exists="SELECT 1 FROM information_schema.tables WHERE table_schema=current_schema() AND table_name=?",
+    queue_begin=("BEGIN",),
+    skip_locked=" FOR UPDATE SKIP LOCKED",
+    now="extract(epoch from clock_timestamp())::double precision",
 )
 
 # (version, what it does, statements). Append only: a released migration never changes.
@@ -101,6 +113,34 @@ MIGRATIONS: list[tuple[int, str, tuple[str, ...]]] = [
                 created DOUBLE PRECISION NOT NULL,
                 PRIMARY KEY (namespace, key)
             )""",
+        ),
+    ),
+    (
+        2,
+        "server ingest jobs, claimed by any server that shares the catalog",
+        (
+            """CREATE TABLE IF NOT EXISTS jobs (
+                job_id TEXT PRIMARY KEY,
+                kind TEXT NOT NULL,
+                file TEXT NOT NULL,
+                source TEXT NOT NULL,
+                doc_id TEXT,
+                state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+                stage TEXT NOT NULL,
+                page INTEGER NOT NULL DEFAULT 0,
+                pages INTEGER NOT NULL DEFAULT 0,
+                error TEXT,
+                warnings TEXT NOT NULL DEFAULT '[]',
+                result TEXT,
+                submitted_by TEXT NOT NULL,
+                owner TEXT,
+                lease_until DOUBLE PRECISION,
+                attempts INTEGER NOT NULL DEFAULT 0,
+                created DOUBLE PRECISION NOT NULL,
+                updated DOUBLE PRECISION NOT NULL
+            )""",
+            "CREATE INDEX IF NOT EXISTS jobs_state ON jobs(state, created)",
+            "CREATE INDEX IF NOT EXISTS jobs_updated ON jobs(updated)",
         ),
     ),
 ]
