@@ -72,6 +72,9 @@ class IngestCoordinator:
             if index and files and self._child_parsing_possible():
                 self._ingest_with_child(files, progress, results)
             else:
+                if files and self.settings.ingest.executor == "ray":
+                    why = "--no-index" if not index else "an injected OCR engine or answer.enrich"
+                    self.c.warn(f"--ray: parsing in this process instead ({why} keeps parsing here)")
                 self._ingest_in_process(files, progress, index, results)
             if any(r.chunks for r in results):
                 cache = self.c.answer_cache
