@@ -51,7 +51,6 @@ from pagelens.faults import crash_once
 from pagelens.ingest.executor import ParseTask, TaskEvent
 from pagelens.settings import Settings
 
-RAY_MISSING = "--ray: Ray is not installed (pip install 'pagelens[ray]')"
 LOCAL_OBJECT_STORE_BYTES = 256 * 2**20
 """Object store of a local Ray: task results are parsed pages (kilobytes), not arrays."""
 
@@ -61,7 +60,7 @@ def require_ray() -> Any:
     try:
         import ray
     except ImportError:
-        raise ComponentUnavailable(RAY_MISSING) from None
+        raise ComponentUnavailable("Ray", "not installed", "pip install 'pagelens[ray]'") from None
     return ray
 
 
@@ -95,15 +94,16 @@ class _WorkerCache:
         return cls.worker
 
 
-def run_parse_task(settings: dict[str, Any], task: dict[str, Any]) -> list[dict[str, Any]]:
-    """Body of one Ray task: the worker's own task function; returns the events it emitted."""
+def run_parse_task(settings: dict[str, Any], task: dict[str, Any]) -> dict[str, Any]:
+    """Body of one Ray task: the worker's own task function; returns the events it emitted and the
+    process that ran it."""
     worker = _WorkerCache.get(settings)
     worker.run(task)
     events = worker.out.take()
     if task.get("kind") == "pages":
         # Test hook (pagelens.faults): the worker dies after parsing, before returning its pages.
         crash_once(settings.get("fault_at"), "ray-task", Path(settings["home"]) / ".fault-ray-task")
-    return events
+    return {"pid": os.getpid(), "events": events}
 
 
 def _describe(exc: BaseException) -> str:
@@ -134,7 +134,7 @@ class RayExecutor:
                 else:
                     ray.init(address=address, **quiet)
             except (ConnectionError, RuntimeError, ValueError) as exc:
-                raise ComponentUnavailable(f"--ray: cannot start or reach Ray at {address or 'local'} ({_describe(exc)})") from None
+                raise ComponentUnavailable("Ray", f"cannot start or reach it at {address or 'local'}: {_describe(exc)}") from None
             self._owns = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, cpus)
@@ -142,12 +142,15 @@ class RayExecutor:
         self._remote = ray.remote(run_parse_task).options(num_cpus=1, max_retries=retries, retry_exceptions=False)
         self._inflight: dict[Any, ParseTask] = {}
         self._pending: deque[TaskEvent] = deque()
+        self.pids: set[int] = set()  # the Ray worker processes whose tasks returned
+        self.submitted = 0
 
     def submit(self, task: ParseTask) -> None:
         if len(self._inflight) >= self.slots:
             raise RuntimeError("submit: every slot is busy (submit at most `slots` tasks)")
         ref = self._remote.remote(self._settings, task.to_json())
         self._inflight[ref] = task
+        self.submitted += 1
 
     def next_event(self, timeout: float | None = None) -> TaskEvent | None:
         if self._pending:
@@ -164,11 +167,12 @@ class RayExecutor:
     def _events(self, task: ParseTask, ref: Any) -> list[TaskEvent]:
         name = os.path.basename(task.path)
         try:
-            messages = self._ray.get(ref)
+            out = self._ray.get(ref)
         except Exception as exc:  # the worker died more than max_retries times, the node was lost, ...
             return [TaskEvent(task.id, "failed", {"error": f"{name}: parse: the Ray task failed ({_describe(exc)})"})]
+        self.pids.add(int(out["pid"]))
         events: list[TaskEvent] = []
-        for msg in messages:
+        for msg in out["events"]:
             kind = msg.get("type")
             if kind == "warn":
                 events.append(TaskEvent(task.id, "warn", {"message": str(msg.get("message", ""))}))

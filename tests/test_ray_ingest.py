@@ -1,0 +1,181 @@
+"""`pagelens ingest --ray`: parse tasks on a local Ray (one per module, two CPUs), the catalog on a real
+PostgreSQL server. The same search results as the default local processes + SQLite on the same folder,
+the rows in PostgreSQL; a Ray worker killed in the middle of a task — the file is still ingested exactly
+once. Real parser and OCR on the Ray workers, MiniLM and qdrant-edge on the driver."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+ray = pytest.importorskip("ray", reason="Ray tests: ray is not installed (pip install 'pagelens[ray]')")
+
+from pagelens.app import Pagelens  # noqa: E402
+from pagelens.cli.main import app, optional_ray_value  # noqa: E402
+from pagelens.embed.fake import HashingEmbedder  # noqa: E402
+from pagelens.ingest.coordinator import IngestCoordinator  # noqa: E402
+from pagelens.ingest.executor import LocalProcessExecutor, create_executor  # noqa: E402
+from pagelens.ingest.ray_executor import RayExecutor  # noqa: E402
+from pagelens.settings import Settings  # noqa: E402
+from pdfs import PAPER_QUESTIONS, RASTER_WORDS, hr_form_pdf, math_pdf, paper_pdf, raster_figures_pdf  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_ingest_pool import build_report  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    """One local Ray for the module (2 CPUs); every RayExecutor in these tests joins it."""
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
+             object_store_memory=128 * 2**20)
+    yield ray
+    ray.shutdown()
+
+
+def run(home: Path, *args: str, catalog_url: str | None = None) -> tuple[int, str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PAGELENS_")}
+    env["PAGELENS_CONFIG"] = str(home / "none.toml")
+    env["PAGELENS_INGEST__PAGES_PER_TASK"] = "3"  # the nine-page paper becomes three page ranges
+    if catalog_url:
+        env["PAGELENS_CATALOG_URL"] = catalog_url
+    result = CliRunner().invoke(app, ["--home", str(home), "--quiet", *args], env=env)
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def ranking(app: Pagelens, query: str, mode: str = "hybrid") -> list[tuple]:
+    return [(h.chunk.doc_name, h.chunk.page, h.chunk.text, round(h.score, 4)) for h in app.search(query, k=5, mode=mode)]
+
+
+def test_the_bare_ray_flag_takes_no_path_as_its_address(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    assert optional_ray_value(["ingest", "a.pdf", "--ray"]) == ["ingest", "a.pdf", "--ray=local"]
+    assert optional_ray_value(["ingest", "--ray", str(folder)]) == ["ingest", "--ray=local", str(folder)]
+    assert optional_ray_value(["ingest", "--ray", "--json", "x"]) == ["ingest", "--ray=local", "--json", "x"]
+    assert optional_ray_value(["ingest", "x", "--ray", "ray://head:10001"]) == ["ingest", "x", "--ray=ray://head:10001"]
+    assert optional_ray_value(["ingest", "x", "--ray=auto"]) == ["ingest", "x", "--ray=auto"]
+
+
+def test_without_ray_installed_the_flag_fails_with_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError, as when it is missing
+    pdf = tmp_path / "a.pdf"
+    hr_form_pdf(pdf)
+    code, out, err = run(tmp_path / "home", "ingest", str(pdf), "--ray=local")
+    assert code == 1
+    assert err.strip().splitlines()[-1].endswith("Ray unavailable: not installed (pip install 'pagelens[ray]')")
+    assert "Traceback" not in err and not (tmp_path / "home" / "catalog.sqlite3").exists()
+
+
+def test_a_folder_ingested_on_ray_into_postgres_searches_as_the_local_default(
+    settings: Settings, tmp_path: Path, local_ray, pg_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import psycopg
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    paper_pdf(folder / "quill.pdf")
+    math_pdf(folder / "solve.pdf")
+    hr_form_pdf(folder / "hr_form.pdf")
+    raster_figures_pdf(folder / "maps.pdf")  # words only in images: OCR'd on the Ray workers
+    url = pg_server.new_database()
+    lite, shared = tmp_path / "lite", tmp_path / "shared"
+    made: list = []
+    monkeypatch.setattr(IngestCoordinator, "executor_factory", staticmethod(lambda st: made.append(create_executor(st)) or made[-1]))
+
+    code, out, err = run(lite, "ingest", "--json", str(folder))
+    assert code == 0, err
+    local = {d["name"]: d for d in json.loads(out)["documents"]}
+    code, out, err = run(shared, "ingest", "--json", str(folder), "--ray=local", catalog_url=url)
+    assert code == 0, err
+    on_ray = {d["name"]: d for d in json.loads(out)["documents"]}
+    local_pool, ray_pool = made
+    assert isinstance(local_pool, LocalProcessExecutor) and isinstance(ray_pool, RayExecutor)
+    # 4 prepare tasks + 3 ranges of the paper and 2 of the math paper, in Ray worker processes
+    assert ray_pool.submitted == 9 and ray_pool.pids and os.getpid() not in ray_pool.pids
+    assert sorted(on_ray) == ["hr_form.pdf", "maps.pdf", "quill.pdf", "solve.pdf"]
+    for name, doc in on_ray.items():
+        assert doc["status"] == "indexed", doc["error"]
+        want = local[name]
+        assert (doc["doc_id"], doc["pages"], doc["elements"], doc["ocr_pages"], doc["chunks"]) == (
+            want["doc_id"], want["pages"], want["elements"], want["ocr_pages"], want["chunks"])
+
+    # The rows are in PostgreSQL; the Ray run wrote no SQLite catalog.
+    assert not (shared / "catalog.sqlite3").exists() and (lite / "catalog.sqlite3").exists()
+    with psycopg.connect(url) as conn:
+        assert sorted(r[0] for r in conn.execute("SELECT name FROM documents")) == sorted(on_ray)
+        assert conn.execute("SELECT count(*) FROM elements").fetchone()[0] == sum(sum(d["elements"].values()) for d in on_ray.values())
+        assert conn.execute("SELECT count(*) FROM vector_jobs").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM indexed").fetchone()[0] == 4
+
+    queries = [q for q, _ in PAPER_QUESTIONS[:3]] + ["employee information form education", " ".join(RASTER_WORDS[1])]
+    with Pagelens(settings.with_overrides(home=str(lite))) as a, \
+            Pagelens(settings.with_overrides(home=str(shared), catalog_url=url), embedder=a.embedder) as b:
+        for query in queries:
+            expected = ranking(a, query, mode="dense")  # dense scores never tie: the very same ranking
+            assert expected and ranking(b, query, mode="dense") == expected
+            lite_hits, ray_hits = ranking(a, query), ranking(b, query)
+            assert ray_hits[0][:3] == lite_hits[0][:3]  # same top hit
+            assert {h[:2] for h in ray_hits} == {h[:2] for h in lite_hits}
+        assert ranking(b, " ".join(RASTER_WORDS[1]))[0][:2] == ("maps.pdf", 2)
+
+
+def _kill_settings(settings: Settings, url: str) -> Settings:
+    return settings.with_overrides(**{
+        "ingest.ocr": "off", "ingest.pages_per_task": 3, "ingest.executor": "ray", "answer.cache": False,
+        "catalog_url": url,
+    })
+
+
+def test_a_ray_worker_killed_mid_task_leaves_the_file_ingested_exactly_once(
+    settings: Settings, tmp_path: Path, local_ray, pg_server
+) -> None:
+    pdf = build_report(tmp_path / "northwind.pdf", 13, "Northwind")  # a prepare task and five page ranges
+
+    def ingest(home: Path, fault: str | None) -> tuple:
+        s = _kill_settings(settings, pg_server.new_database()).with_overrides(home=str(home), fault_at=fault)
+        made: list = []
+        with Pagelens(s, embedder=HashingEmbedder(dim=64)) as app:
+            app.coordinator.executor_factory = lambda st: made.append(create_executor(st)) or made[-1]
+            (result,) = app.ingest([pdf])
+            assert result.status == "indexed", result.error
+            assert isinstance(made[0], RayExecutor) and os.getpid() not in made[0].pids
+            tasks = made[0].submitted
+            els = app.catalog.elements(result.doc_id)
+            points = app.store.count(app.indexer.collection, result.doc_id)
+            jobs = app.catalog.vector_jobs()
+            again = app.ingest([pdf])[0].status
+        summary = [(e.id, e.page, e.order, e.kind.value, e.text) for e in els]
+        return result, summary, points, jobs, again, tasks
+
+    calm, calm_els, calm_points, _, _, calm_tasks = ingest(tmp_path / "calm", None)
+    flag = tmp_path / "killed" / ".fault-ray-task"
+    hit, els, points, jobs, again, tasks = ingest(tmp_path / "killed", "ray-task")
+    assert tasks == calm_tasks == 6  # the driver submitted each task once: Ray reran the lost one itself
+    assert flag.exists()  # a worker created the flag and SIGKILLed itself after parsing its range
+    # Ray ran that range again on a fresh worker; the document was committed once, as if nothing happened.
+    assert (hit.doc_id, hit.pages, hit.elements, hit.chunks) == (calm.doc_id, calm.pages, calm.elements, calm.chunks)
+    assert els == calm_els and len({e[0] for e in els}) == len(els)  # no duplicate or missing element
+    assert sorted({e[1] for e in els}) == list(range(1, 14))
+    assert points == calm_points == hit.chunks
+    assert jobs == [] and again == "unchanged"
+
+
+def test_a_task_whose_workers_keep_dying_fails_only_its_file(settings: Settings, tmp_path: Path, local_ray) -> None:
+    doomed = build_report(tmp_path / "doomed.pdf", 4, "Doomed")
+    fine = build_report(tmp_path / "fine.pdf", 2, "Fine")
+    s = settings.with_overrides(**{"ingest.ocr": "off", "ingest.pages_per_task": 2, "ingest.executor": "ray",
+                                   "ingest.ray_max_retries": 0, "answer.cache": False, "fault_at": "ray-task"})
+    with Pagelens(s, embedder=HashingEmbedder(dim=64)) as app:
+        results = {r.name: r for r in app.ingest([doomed, fine])}
+        assert results["fine.pdf"].status == "indexed"  # two pages: parsed by its prepare task, no range
+        bad = results["doomed.pdf"]
+        assert bad.status == "failed" and bad.error and bad.error.startswith("doomed.pdf: parse: the Ray task failed (")
+        assert "\n" not in bad.error
+        assert [d.name for d in app.documents()] == ["fine.pdf"] and app.catalog.vector_jobs() == []
