@@ -1,6 +1,6 @@
 """`pagelens ingest --ray`: parse tasks on a local Ray (one per module, two CPUs), the catalog on a real
 PostgreSQL server. The same search results as the default local processes + SQLite on the same folder,
-the rows in PostgreSQL; a Ray worker killed in the middle of a task — the file is still ingested exactly
+the rows in PostgreSQL (parsed, OCR'd and embedded on the workers); a Ray worker killed in the middle of a task — the file is still ingested exactly
 once. Real parser and OCR on the Ray workers, MiniLM and qdrant-edge on the driver."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pagelens.ingest.coordinator import IngestCoordinator  # noqa: E402
 from pagelens.ingest.executor import LocalProcessExecutor, create_executor  # noqa: E402
 from pagelens.ingest.ray_executor import RayExecutor  # noqa: E402
 from pagelens.settings import Settings  # noqa: E402
-from pdfs import PAPER_QUESTIONS, RASTER_WORDS, hr_form_pdf, math_pdf, paper_pdf, raster_figures_pdf  # noqa: E402
+from pdfs import PAPER_QUESTIONS, RASTER_WORDS, hr_form_pdf, paper_pdf, raster_figures_pdf  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_ingest_pool import build_report  # noqa: E402
@@ -37,8 +37,10 @@ def local_ray():
     ray.shutdown()
 
 
-def run(home: Path, *args: str, catalog_url: str | None = None) -> tuple[int, str, str]:
+def run(home: Path, *args: str, catalog_url: str | None = None, embed_on_ray: bool = False) -> tuple[int, str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PAGELENS_")}
+    if embed_on_ray:
+        env["PAGELENS_INGEST__RAY_EMBED"] = "true"
     env["PAGELENS_CONFIG"] = str(home / "none.toml")
     env["PAGELENS_INGEST__PAGES_PER_TASK"] = "3"  # the nine-page paper becomes three page ranges
     if catalog_url:
@@ -50,7 +52,7 @@ def run(home: Path, *args: str, catalog_url: str | None = None) -> tuple[int, st
 
 
 def ranking(app: Pagelens, query: str, mode: str = "hybrid") -> list[tuple]:
-    return [(h.chunk.doc_name, h.chunk.page, h.chunk.text, round(h.score, 4)) for h in app.search(query, k=5, mode=mode)]
+    return [(h.chunk.doc_name, h.chunk.page, h.chunk.text) for h in app.search(query, k=5, mode=mode)]
 
 
 def test_the_bare_ray_flag_takes_no_path_as_its_address(tmp_path: Path) -> None:
@@ -81,7 +83,6 @@ def test_a_folder_ingested_on_ray_into_postgres_searches_as_the_local_default(
     folder = tmp_path / "docs"
     folder.mkdir()
     paper_pdf(folder / "quill.pdf")
-    math_pdf(folder / "solve.pdf")
     hr_form_pdf(folder / "hr_form.pdf")
     raster_figures_pdf(folder / "maps.pdf")  # words only in images: OCR'd on the Ray workers
     url = pg_server.new_database()
@@ -92,14 +93,15 @@ def test_a_folder_ingested_on_ray_into_postgres_searches_as_the_local_default(
     code, out, err = run(lite, "ingest", "--json", str(folder))
     assert code == 0, err
     local = {d["name"]: d for d in json.loads(out)["documents"]}
-    code, out, err = run(shared, "ingest", "--json", str(folder), "--ray=local", catalog_url=url)
+    code, out, err = run(shared, "ingest", "--json", str(folder), "--ray=local", catalog_url=url, embed_on_ray=True)
     assert code == 0, err
     on_ray = {d["name"]: d for d in json.loads(out)["documents"]}
     local_pool, ray_pool = made
     assert isinstance(local_pool, LocalProcessExecutor) and isinstance(ray_pool, RayExecutor)
-    # 4 prepare tasks + 3 ranges of the paper and 2 of the math paper, in Ray worker processes
-    assert ray_pool.submitted == 9 and ray_pool.pids and os.getpid() not in ray_pool.pids
-    assert sorted(on_ray) == ["hr_form.pdf", "maps.pdf", "quill.pdf", "solve.pdf"]
+    # 3 prepare tasks + 3 ranges of the paper, in Ray worker processes
+    assert ray_pool.submitted == 6 and ray_pool.pids and os.getpid() not in ray_pool.pids
+    assert ray_pool.embedder is not None and ray_pool.embedder.tasks >= 4  # the chunks were embedded there too
+    assert sorted(on_ray) == ["hr_form.pdf", "maps.pdf", "quill.pdf"]
     for name, doc in on_ray.items():
         assert doc["status"] == "indexed", doc["error"]
         want = local[name]
@@ -112,16 +114,19 @@ def test_a_folder_ingested_on_ray_into_postgres_searches_as_the_local_default(
         assert sorted(r[0] for r in conn.execute("SELECT name FROM documents")) == sorted(on_ray)
         assert conn.execute("SELECT count(*) FROM elements").fetchone()[0] == sum(sum(d["elements"].values()) for d in on_ray.values())
         assert conn.execute("SELECT count(*) FROM vector_jobs").fetchone()[0] == 0
-        assert conn.execute("SELECT count(*) FROM indexed").fetchone()[0] == 4
+        assert conn.execute("SELECT count(*) FROM indexed").fetchone()[0] == 3
 
     queries = [q for q, _ in PAPER_QUESTIONS[:3]] + ["employee information form education", " ".join(RASTER_WORDS[1])]
     with Pagelens(settings.with_overrides(home=str(lite))) as a, \
             Pagelens(settings.with_overrides(home=str(shared), catalog_url=url), embedder=a.embedder) as b:
         for query in queries:
-            expected = ranking(a, query, mode="dense")  # dense scores never tie: the very same ranking
-            assert expected and ranking(b, query, mode="dense") == expected
+            # Dense: the same hits in the same order. (Vectors made on the workers, in other batches,
+            # differ in the last float bits, which can swap two chunks of one merged page underneath:
+            # the fused scores may differ, the results do not.)
+            expected = ranking(a, query, mode="dense")
+            assert expected and ranking(b, query, mode="dense") == expected, query
             lite_hits, ray_hits = ranking(a, query), ranking(b, query)
-            assert ray_hits[0][:3] == lite_hits[0][:3]  # same top hit
+            assert ray_hits[0] == lite_hits[0]  # hybrid: the same top hit and the same hits
             assert {h[:2] for h in ray_hits} == {h[:2] for h in lite_hits}
         assert ranking(b, " ".join(RASTER_WORDS[1]))[0][:2] == ("maps.pdf", 2)
 

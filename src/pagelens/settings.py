@@ -104,6 +104,14 @@ class IngestSettings(BaseModel):
     ray_max_retries: int = Field(
         3, ge=0, description="Times Ray reruns a parse task whose worker process died (a rerun changes nothing)."
     )
+    ray_embed: bool = Field(
+        False, description="With executor 'ray': also embed chunk texts on Ray workers (index.embed_batch_size "
+        "texts per task); the vectors come back to this process, which upserts them under deterministic ids."
+    )
+    ray_num_gpus: float = Field(
+        0.0, ge=0, description="GPUs each Ray embedding task asks for (ray_embed on GPU workers; 0 = CPU). A task "
+        "given a GPU runs the model there with torch."
+    )
 
 
 class QdrantCollectionSettings(BaseModel):

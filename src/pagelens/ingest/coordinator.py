@@ -102,6 +102,10 @@ class IngestCoordinator:
         on_page = (lambda name, done, total: progress(name, "parse", done, total)) if progress else None
         executor = self.executor_factory(self.settings)
         embedder = self.c.embedder
+        indexer_embedder = self.c.indexer.embedder
+        remote = getattr(executor, "text_embedder", None)  # an executor that can embed on its workers
+        if remote is not None and self.c.injected("embedder") is None:
+            self.c.indexer.embedder = remote(embedder) or indexer_embedder
         threads = getattr(embedder, "threads", None)
         todo: queue.Queue[IngestResult | None] = queue.Queue(maxsize=INDEX_QUEUE_DOCS)
         parsing = threading.Event()
@@ -144,6 +148,7 @@ class IngestCoordinator:
             executor.close()
             todo.put(None)
             indexer.join()
+            self.c.indexer.embedder = indexer_embedder
             if threads is not None:
                 embedder.threads = threads
         results.extend(sorted(done, key=lambda r: order.get(r.path, len(order))))

@@ -24,15 +24,18 @@ document — only content-addressed caches (OCR results keyed by image hash, fig
 same pages, which the driver keys by page number. The document is written once, by the driver, in one
 transaction; a task whose worker died and whose retries ran out fails only its file, with one line.
 
-Embedding stays on the driver, for both vector engines. With the embedded engine (qdrant-edge) the
-driver is the only process that may write the index: the engine locks its folder. With a Qdrant server
-(``PAGELENS_QDRANT_URL``) workers *could* upsert directly, but the driver is the one that knows when
-a document's catalog transaction has committed and is what marks it indexed; points written by workers
-before that commit could outlive a document that then failed to commit, and "the catalog is the
-source of truth, the index follows it" would no longer hold. The points' ids are deterministic
-(``point_id(chunk_id)``), so the driver's upserts are idempotent too. Embedding on GPU workers is
-therefore not offered yet: on the CPU-only machines measured here the MiniLM embedding is ~1/3 of
-ingest time and the driver's index thread overlaps it with parsing (README, "Distributed ingest").
+Embedding (``ingest.ray_embed``, off by default): chunk texts go to Ray tasks of
+``index.embed_batch_size`` texts (``ingest.ray_num_gpus`` GPUs each; a task given a GPU runs the model
+there with torch), several in parallel, and the vectors come back to the driver. Upserts stay on the
+driver for both vector engines. With the embedded engine (qdrant-edge) the driver is the only process
+that may write the index: the engine locks its folder. With a Qdrant server (``PAGELENS_QDRANT_URL``)
+workers could upsert directly, but the driver is the one that knows when a document's catalog
+transaction has committed and what marks it indexed; points written by workers before that commit
+could outlive a document that then failed to commit, and "the catalog is the source of truth, the
+index follows it" would no longer hold — while sending 384 floats per chunk back costs ~1.5 kB. Point
+ids are deterministic (``point_id(chunk_id)``), so any upsert, repeated or not, is idempotent. On the
+2-core CPU machine measured here embedding on the workers only competes with parsing for the same
+cores, hence off by default; it is for clusters whose workers hold GPUs.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from pagelens.errors import ComponentUnavailable
+from pagelens.errors import ComponentUnavailable, IndexError_
 from pagelens.faults import crash_once
 from pagelens.ingest.executor import ParseTask, TaskEvent
 from pagelens.settings import Settings
@@ -106,6 +109,89 @@ def run_parse_task(settings: dict[str, Any], task: dict[str, Any]) -> dict[str, 
     return {"pid": os.getpid(), "events": events}
 
 
+class _EmbedderCache:
+    """The text model of this Ray worker process, kept between embedding tasks."""
+
+    key: str | None = None
+    embedder: Any = None
+
+    @classmethod
+    def get(cls, index_settings: dict[str, Any]) -> Any:
+        import ray
+
+        gpu = bool(ray.get_gpu_ids())
+        key = hashlib.sha256(json.dumps([index_settings, gpu], sort_keys=True, default=str).encode()).hexdigest()
+        if cls.key != key:
+            from pagelens.embed import create_text_embedder
+            from pagelens.settings import IndexSettings
+
+            ix = IndexSettings(**index_settings)
+            if gpu:  # the GPU this task was given: torch there (the ONNX fast path is CPU only)
+                ix = ix.model_copy(update={"embed_runtime": "torch"})
+            embedder = create_text_embedder(ix)
+            load = getattr(embedder, "_load", None)  # the in-process model (an HTTP embedder has none)
+            if gpu and load is not None:
+                load().to("cuda")
+            cls.embedder, cls.key = embedder, key
+        return cls.embedder
+
+
+def run_embed_task(settings: dict[str, Any], texts: list[str]) -> Any:
+    """Body of one Ray embedding task: (len(texts), dim) float32, L2-normalised, in order."""
+    import numpy as np
+
+    return np.asarray(_EmbedderCache.get(settings["index"]).embed(texts), dtype=np.float32)
+
+
+class RayTextEmbedder:
+    """A :class:`~pagelens.embed.protocol.TextEmbedder` whose ``embed`` runs as Ray tasks of at most
+    ``batch_size`` texts each, in parallel; name, dimension and token counts (chunk sizing) come from
+    the driver's own embedder, which must be the same model as the workers build from the settings."""
+
+    def __init__(self, local: Any, ray: Any, settings_ref: Any, *, batch_size: int, num_gpus: float, retries: int) -> None:
+        self.local = local
+        self._ray = ray
+        self._settings = settings_ref
+        self.batch_size = max(1, batch_size)
+        self._remote = ray.remote(run_embed_task).options(
+            num_cpus=0 if num_gpus else 1, num_gpus=num_gpus, max_retries=retries, retry_exceptions=False,
+        )
+        self.tasks = 0
+
+    @property
+    def name(self) -> str:
+        return str(self.local.name)
+
+    @property
+    def dim(self) -> int:
+        return int(self.local.dim)
+
+    @property
+    def max_tokens(self) -> int:
+        return int(self.local.max_tokens)
+
+    def count_tokens(self, text: str) -> int:
+        return int(self.local.count_tokens(text))
+
+    def embed(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        refs = [self._remote.remote(self._settings, list(texts[i : i + self.batch_size]))
+                for i in range(0, len(texts), self.batch_size)]
+        self.tasks += len(refs)
+        try:
+            parts = self._ray.get(refs)
+        except Exception as exc:  # retries ran out, or the model failed on the worker
+            raise IndexError_(f"embedding on Ray failed ({_describe(exc)})") from None
+        vectors = np.concatenate(parts).astype(np.float32, copy=False)
+        if vectors.shape != (len(texts), self.dim):
+            raise IndexError_(f"embedding on Ray: the workers' model gives {vectors.shape[1]}-d vectors, this "
+                              f"process's {self.dim}-d (index.embedder must name the same model everywhere)")
+        return vectors
+
+
 def _describe(exc: BaseException) -> str:
     first = " ".join(str(exc).split())[:200]
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
@@ -142,8 +228,19 @@ class RayExecutor:
         self._remote = ray.remote(run_parse_task).options(num_cpus=1, max_retries=retries, retry_exceptions=False)
         self._inflight: dict[Any, ParseTask] = {}
         self._pending: deque[TaskEvent] = deque()
+        self._embed = ing.ray_embed
+        self.embedder: RayTextEmbedder | None = None
+        self._embed_options = {"batch_size": settings.index.embed_batch_size, "num_gpus": ing.ray_num_gpus,
+                               "retries": retries}
         self.pids: set[int] = set()  # the Ray worker processes whose tasks returned
         self.submitted = 0
+
+    def text_embedder(self, local: Any) -> RayTextEmbedder | None:
+        """With ``ingest.ray_embed``: an embedder that runs ``local``'s model on the workers."""
+        if not self._embed:
+            return None
+        self.embedder = RayTextEmbedder(local, self._ray, self._settings, **self._embed_options)
+        return self.embedder
 
     def submit(self, task: ParseTask) -> None:
         if len(self._inflight) >= self.slots:
