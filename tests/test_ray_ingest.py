@@ -184,3 +184,21 @@ def test_a_task_whose_workers_keep_dying_fails_only_its_file(settings: Settings,
         assert bad.status == "failed" and bad.error and bad.error.startswith("doomed.pdf: parse: the Ray task failed (")
         assert "\n" not in bad.error
         assert [d.name for d in app.documents()] == ["fine.pdf"] and app.catalog.vector_jobs() == []
+
+
+def test_embedding_on_workers_carries_the_embed_key_and_parsing_carries_none(settings: Settings, local_ray) -> None:
+    s = settings.with_overrides(**{"index.embed_url": "http://127.0.0.1:9/v1", "index.embed_api_key": "sk-embed",
+                                   "answer.llm_api_key": "sk-llm"})
+    executor = RayExecutor(s)
+    try:
+        shipped = ray.get(executor._settings)
+        assert shipped["index"]["embed_api_key"] != "sk-embed" and shipped["answer"]["llm_api_key"] != "sk-llm"
+    finally:
+        executor.close()
+    executor = RayExecutor(s.with_overrides(**{"ingest.ray_embed": True}))
+    try:
+        shipped = ray.get(executor._settings)
+        assert shipped["index"]["embed_api_key"] == "sk-embed" and shipped["answer"]["llm_api_key"] != "sk-llm"
+    finally:
+        executor.close()
+    assert ray.is_initialized()  # an executor leaves a Ray it did not start running

@@ -224,7 +224,11 @@ class RayExecutor:
             self._owns = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, cpus)
-        self._settings = ray.put(settings.model_dump(mode="json"))
+        dumped = settings.model_dump(mode="json")  # API keys come out masked; parsing needs none
+        if ing.ray_embed and settings.index.embed_api_key is not None:
+            # An HTTP embedder on the workers needs its key: it travels in the object store, never logged.
+            dumped["index"]["embed_api_key"] = settings.index.embed_api_key.get_secret_value()
+        self._settings = ray.put(dumped)
         self._remote = ray.remote(run_parse_task).options(num_cpus=1, max_retries=retries, retry_exceptions=False)
         self._inflight: dict[Any, ParseTask] = {}
         self._pending: deque[TaskEvent] = deque()
