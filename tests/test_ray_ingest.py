@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -202,3 +203,23 @@ def test_embedding_on_workers_carries_the_embed_key_and_parsing_carries_none(set
     finally:
         executor.close()
     assert ray.is_initialized()  # an executor leaves a Ray it did not start running
+
+
+def test_an_address_where_no_ray_listens_fails_in_seconds_with_one_line(tmp_path: Path) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pdf = tmp_path / "a.pdf"
+    hr_form_pdf(pdf)
+    # A process of its own (this one may hold the module's Ray), through the console entry point:
+    # `--ray ADDRESS` with a space, as typed.
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAGELENS_", "RAY_"))}
+    env.update(PAGELENS_CONFIG=str(tmp_path / "none.toml"), PAGELENS_OCR="off", PYTHONPATH=os.pathsep.join(sys.path))
+    cmd = [sys.executable, "-m", "pagelens.cli.main", "--home", str(tmp_path / "home"), "ingest", str(pdf),
+           "--ray", f"127.0.0.1:{port}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 1, proc.stderr
+    line = proc.stderr.strip().splitlines()[-1]
+    assert f"Ray unavailable: nothing answers at 127.0.0.1:{port}" in line and "Traceback" not in proc.stderr

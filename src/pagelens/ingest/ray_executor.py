@@ -45,6 +45,7 @@ import io
 import json
 import logging
 import os
+import socket
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -192,6 +193,19 @@ class RayTextEmbedder:
         return vectors
 
 
+def probe_address(address: str, timeout: float = 3.0) -> None:
+    """Fail in seconds, with one line, when nothing listens at ``host:port`` or ``ray://host:port``
+    (Ray itself retries an unreachable head for minutes). 'auto' and other forms are left to Ray."""
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not port.isdigit() or not host or address == "auto":
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ComponentUnavailable("Ray", f"nothing answers at {address} ({exc.strerror or type(exc).__name__})",
+                                   "start the head with `ray start --head`, or check --ray ADDRESS") from None
+
+
 def _describe(exc: BaseException) -> str:
     first = " ".join(str(exc).split())[:200]
     return f"{type(exc).__name__}: {first}" if first else type(exc).__name__
@@ -212,12 +226,13 @@ class RayExecutor:
         retries = max_retries if max_retries is not None else ing.ray_max_retries
         self._owns = False
         if not ray.is_initialized():  # a caller (tests, a notebook) may have connected already
-            quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING, "include_dashboard": False}
+            quiet: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR, "include_dashboard": False}
             try:
                 if not address or address == "local":
                     ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1,
                              object_store_memory=LOCAL_OBJECT_STORE_BYTES, **quiet)
                 else:
+                    probe_address(address)
                     ray.init(address=address, **quiet)
             except (ConnectionError, RuntimeError, ValueError) as exc:
                 raise ComponentUnavailable("Ray", f"cannot start or reach it at {address or 'local'}: {_describe(exc)}") from None
