@@ -223,3 +223,22 @@ def test_an_address_where_no_ray_listens_fails_in_seconds_with_one_line(tmp_path
     assert proc.returncode == 1, proc.stderr
     line = proc.stderr.strip().splitlines()[-1]
     assert f"Ray unavailable: nothing answers at 127.0.0.1:{port}" in line and "Traceback" not in proc.stderr
+
+
+def test_the_console_command_starts_its_own_ray_embeds_there_and_stops_it(settings: Settings, tmp_path: Path) -> None:
+    """`pagelens ingest FILE --ray` as typed: a local Ray of its own, parse and embedding tasks on it,
+    every chunk indexed before that Ray stops (the embedder works until the last document)."""
+    pdf = tmp_path / "hr_form.pdf"
+    hr_form_pdf(pdf)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PAGELENS_", "RAY_"))}
+    env.update(PAGELENS_CONFIG=str(tmp_path / "none.toml"), PYTHONPATH=os.pathsep.join(sys.path),
+               PAGELENS_INGEST__RAY_EMBED="true", PAGELENS_INGEST__RAY_NUM_CPUS="1")
+    home = tmp_path / "home"
+    cmd = [sys.executable, "-m", "pagelens.cli.main", "--home", str(home), "--quiet", "ingest", "--json", str(pdf), "--ray"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (doc,) = json.loads(proc.stdout)["documents"]
+    assert doc["status"] == "indexed" and doc["chunks"] > 0, doc
+    with Pagelens(settings.with_overrides(home=str(home))) as app:
+        assert app.store.count(app.indexer.collection, doc["doc_id"]) == doc["chunks"]
+        assert app.catalog.vector_jobs() == []

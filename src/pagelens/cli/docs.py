@@ -39,8 +39,7 @@ def ingest(
     """Parse PDFs into typed elements, store them, and index them for search."""
     overrides: dict = {"ingest.ocr": ocr}
     if ray is not None:
-        paths, address = _ray_option(paths, ray)
-        overrides.update({"ingest.executor": "ray", "ingest.ray_address": address})
+        overrides.update({"ingest.executor": "ray", "ingest.ray_address": _ray_address(ray)})
     with open_app(ctx, **overrides) as app:
         show_bars = not ctx.obj.quiet and err_console().is_terminal
         with Progress(
@@ -73,13 +72,13 @@ def ingest(
         raise typer.Exit(1)
 
 
-def _ray_option(paths: list[Path], value: str) -> tuple[list[Path], str | None]:
-    """The paths and the Ray address (None: a local Ray; see ``main.optional_ray_value``); fails with
+def _ray_address(value: str) -> str | None:
+    """The Ray address of ``--ray`` (None: a local Ray; see ``main.optional_ray_value``); fails with
     one line when Ray is not installed."""
     from pagelens.ingest.ray_executor import require_ray
 
     require_ray()
-    return paths, None if value in ("", "local") else value
+    return None if value in ("", "local") else value
 
 
 def _result_json(r: IngestResult) -> dict:

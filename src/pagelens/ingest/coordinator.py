@@ -145,10 +145,14 @@ class IngestCoordinator:
                 todo.put(result)
         finally:
             parsing.clear()
-            executor.close()
+            embeds_there = self.c.indexer.embedder is not indexer_embedder
+            if not embeds_there:
+                executor.close()  # the parser processes go now: the embedder gets every core
             todo.put(None)
             indexer.join()
             self.c.indexer.embedder = indexer_embedder
+            if embeds_there:
+                executor.close()  # its workers embedded until the last document was indexed
             if threads is not None:
                 embedder.threads = threads
         results.extend(sorted(done, key=lambda r: order.get(r.path, len(order))))
