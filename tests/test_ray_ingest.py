@@ -1,12 +1,14 @@
 """`pagelens ingest --ray`: parse tasks on a local Ray (one per module, two CPUs), the catalog on a real
-PostgreSQL server. The same search results as the default local processes + SQLite on the same folder,
-the rows in PostgreSQL (parsed, OCR'd and embedded on the workers); a Ray worker killed in the middle of a task — the file is still ingested exactly
-once. Real parser and OCR on the Ray workers, MiniLM and qdrant-edge on the driver."""
+PostgreSQL server. A folder parsed, OCR'd and embedded on the Ray workers gives the same search results
+as the default local processes + SQLite, with the rows in PostgreSQL; a Ray worker killed in the middle
+of a task leaves the file ingested exactly once; the console command starts and stops a Ray of its own.
+Real parser, Tesseract, MiniLM and qdrant-edge (the kill tests use the hashing embedder on the driver)."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -129,7 +131,8 @@ def test_a_folder_ingested_on_ray_into_postgres_searches_as_the_local_default(
             lite_hits, ray_hits = ranking(a, query), ranking(b, query)
             assert ray_hits[0] == lite_hits[0]  # hybrid: the same top hit and the same hits
             assert {h[:2] for h in ray_hits} == {h[:2] for h in lite_hits}
-        assert ranking(b, " ".join(RASTER_WORDS[1]))[0][:2] == ("maps.pdf", 2)
+        if shutil.which("tesseract"):  # words only in the image: found because a Ray worker OCR'd it
+            assert ranking(b, " ".join(RASTER_WORDS[1]))[0][:2] == ("maps.pdf", 2)
 
 
 def _kill_settings(settings: Settings, url: str) -> Settings:
