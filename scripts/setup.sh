@@ -50,4 +50,5 @@ pipq install --upgrade pip >/dev/null
 pipq install "torch==2.13.0"
 pipq install -e ".[test]"
 pipq install -e ".[postgres]"  # psycopg, for the PostgreSQL catalog and its tests
+pipq install -e ".[ray]"  # Ray, for `ingest --ray` and its tests (a local Ray on this machine)
 echo "setup: ready (.venv/bin/pagelens)" >&2

@@ -90,6 +90,28 @@ class IngestSettings(BaseModel):
         1000, ge=0, description="A parser process whose memory grew past this (MB) is replaced by a fresh one "
         "after its task (0 = never)."
     )
+    executor: Literal["local", "ray"] = Field(
+        "local", description="Where parse tasks run: 'local' processes on this machine, or 'ray' tasks on a Ray "
+        "cluster (`pagelens ingest --ray`; needs pagelens[ray])."
+    )
+    ray_address: str | None = Field(
+        None, description="Ray cluster to use with executor 'ray': 'auto' (the one `ray start` made here), "
+        "'host:6379' or 'ray://host:10001'. Unset: a local Ray started for the ingest."
+    )
+    ray_num_cpus: int = Field(
+        0, ge=0, description="CPUs of a local Ray (one parse task each); 0 = one per core. Ignored with ray_address."
+    )
+    ray_max_retries: int = Field(
+        3, ge=0, description="Times Ray reruns a parse task whose worker process died (a rerun changes nothing)."
+    )
+    ray_embed: bool = Field(
+        False, description="With executor 'ray': also embed chunk texts on Ray workers (index.embed_batch_size "
+        "texts per task); the vectors come back to this process, which upserts them under deterministic ids."
+    )
+    ray_num_gpus: float = Field(
+        0.0, ge=0, description="GPUs each Ray embedding task asks for (ray_embed on GPU workers; 0 = CPU). A task "
+        "given a GPU runs the model there with torch."
+    )
 
 
 class QdrantCollectionSettings(BaseModel):

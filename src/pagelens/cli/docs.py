@@ -30,9 +30,17 @@ def ingest(
     no_index: bool = typer.Option(False, "--no-index", help="Parse and store elements only; skip embedding."),
     ocr: Optional[str] = typer.Option(None, "--ocr", help="OCR engine: auto|tesseract|easyocr|rapidocr|off."),
     sync: bool = typer.Option(False, "--sync", help="Also remove the documents whose files left the given folders."),
+    ray: Optional[str] = typer.Option(
+        None, "--ray", metavar="[ADDRESS]",
+        help="Parse on Ray: a local Ray without ADDRESS, else 'auto', host:6379 or ray://host:10001. "
+        "Needs pagelens\\[ray].",
+    ),
 ) -> None:
     """Parse PDFs into typed elements, store them, and index them for search."""
-    with open_app(ctx, **{"ingest.ocr": ocr}) as app:
+    overrides: dict = {"ingest.ocr": ocr}
+    if ray is not None:
+        overrides.update({"ingest.executor": "ray", "ingest.ray_address": _ray_address(ray)})
+    with open_app(ctx, **overrides) as app:
         show_bars = not ctx.obj.quiet and err_console().is_terminal
         with Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -62,6 +70,15 @@ def ingest(
             _print_result(r)
     if any(r.status == "failed" for r in results):
         raise typer.Exit(1)
+
+
+def _ray_address(value: str) -> str | None:
+    """The Ray address of ``--ray`` (None: a local Ray; see ``main.optional_ray_value``); fails with
+    one line when Ray is not installed."""
+    from pagelens.ingest.ray_executor import require_ray
+
+    require_ray()
+    return None if value in ("", "local") else value
 
 
 def _result_json(r: IngestResult) -> dict:

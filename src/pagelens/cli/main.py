@@ -65,10 +65,34 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:
-        app()
+        app(args=optional_ray_value(sys.argv[1:]))
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         sys.exit(130)
+
+
+def optional_ray_value(args: list[str]) -> list[str]:
+    """``ingest --ray [ADDRESS]``: the option's value is optional, which the parser does not know, so
+    a bare ``--ray`` (last, before another option, or before a file or folder that exists) becomes
+    ``--ray=local``, and ``--ray ADDRESS`` becomes ``--ray=ADDRESS``."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--ray":
+            nxt = args[i + 1] if i + 1 < len(args) else None
+            if nxt is None or nxt.startswith("-") or os.path.exists(nxt):
+                out.append("--ray=local")
+            else:
+                out.append(f"--ray={nxt}")
+                i += 1
+        elif arg == "--":
+            out.extend(args[i:])
+            break
+        else:
+            out.append(arg)
+        i += 1
+    return out
 
 
 if __name__ == "__main__":

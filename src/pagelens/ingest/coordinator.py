@@ -77,6 +77,9 @@ class IngestCoordinator:
             if index and files and self._child_parsing_possible():
                 self._ingest_with_child(files, progress, results)
             else:
+                if files and self.settings.ingest.executor == "ray":
+                    why = "--no-index" if not index else "an injected OCR engine or answer.enrich"
+                    self.c.warn(f"--ray: parsing in this process instead ({why} keeps parsing here)")
                 self._ingest_in_process(files, progress, index, results)
             if any(r.chunks for r in results):
                 cache = self.c.answer_cache
@@ -104,6 +107,10 @@ class IngestCoordinator:
         on_page = (lambda name, done, total: progress(name, "parse", done, total)) if progress else None
         executor = self.executor_factory(self.settings)
         embedder = self.c.embedder
+        indexer_embedder = self.c.indexer.embedder
+        remote = getattr(executor, "text_embedder", None)  # an executor that can embed on its workers
+        if remote is not None and self.c.injected("embedder") is None:
+            self.c.indexer.embedder = remote(embedder) or indexer_embedder
         threads = getattr(embedder, "threads", None)
         todo: queue.Queue[IngestResult | None] = queue.Queue(maxsize=INDEX_QUEUE_DOCS)
         parsing = threading.Event()
@@ -143,9 +150,14 @@ class IngestCoordinator:
                 todo.put(result)
         finally:
             parsing.clear()
-            executor.close()
+            embeds_there = self.c.indexer.embedder is not indexer_embedder
+            if not embeds_there:
+                executor.close()  # the parser processes go now: the embedder gets every core
             todo.put(None)
             indexer.join()
+            self.c.indexer.embedder = indexer_embedder
+            if embeds_there:
+                executor.close()  # its workers embedded until the last document was indexed
             if threads is not None:
                 embedder.threads = threads
         results.extend(sorted(done, key=lambda r: order.get(r.path, len(order))))

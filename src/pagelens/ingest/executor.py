@@ -86,6 +86,10 @@ def default_workers(settings: Settings) -> int:
 
 
 def create_executor(settings: Settings) -> ParseExecutor:
+    if settings.ingest.executor == "ray":
+        from pagelens.ingest.ray_executor import RayExecutor
+
+        return RayExecutor(settings)
     return LocalProcessExecutor(settings, workers=default_workers(settings))
 
 
