@@ -39,7 +39,10 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\be-?mail\b", re.I)),
     ("url", re.compile(r"\b(web\s?site|web address|url|homepage|web page)\b", re.I)),
     ("phone", re.compile(r"\b(tele)?phone|\bfax\b|\bmobile number\b", re.I)),
-    ("date", re.compile(r"\b(what|which)\s+(date|day)\b|\bdate of\b|^\s*when\b|\bbirth\s?date\b", re.I)),
+    ("date", re.compile(r"\b(what|which)\s+(date|day)\b|\bdate of\b|\bbirth\s?date\b", re.I)),
+    # "When ...?" is answered by any time expression — a date, but also "in the third quarter", "each
+    # spring", "after the merger" — so it is a soft type (ranking, support), never a format rule.
+    ("when", re.compile(r"^\s*when\b", re.I)),
     ("year", re.compile(r"\b(what|which|in what|in which)\s+year\b", re.I)),
     ("percent", re.compile(r"\b(what|which|by what)\s+(percentage|percent|share|fraction|proportion)\b|"
                            r"\bhow many percent\b", re.I)),
@@ -55,6 +58,10 @@ _YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b")
 _MONTH_OR_DAY = re.compile(r"\b(january|february|march|april|june|july|august|september|october|november|december|"
                            r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b\.?|\bmay\s+\d|"
                            r"\b(mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
+_TIME_WORDS = re.compile(r"\b(quarter|q[1-4]|half|h[12]|spring|summer|autumn|fall|winter|season|morning|"
+                         r"afternoon|evening|night|noon|midnight|century|decade|weekend|week|month|year|annual|"
+                         r"daily|weekly|monthly|yearly|before|after|during|until|since|\d{1,2}:\d\d|"
+                         r"\d{1,2}\s?(am|pm))\b", re.I)
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b|\bpercent\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][a-z'’]+")
 _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|double|half|dozen|"
@@ -78,6 +85,8 @@ def has_type(kind: str, text: str, question: str) -> bool:
         return any(sum(ch.isdigit() for ch in m.group(1)) >= 7 for m in _PHONE.finditer(text))
     if kind == "date":
         return tx.has_date(text) or bool(_YEAR.search(text) and any(m in text.lower() for m in tx.MONTHS))
+    if kind == "when":
+        return bool(tx.has_date(text) or _YEAR.search(text) or _MONTH_OR_DAY.search(text) or _TIME_WORDS.search(text))
     if kind == "year":
         return bool({m.group(0) for m in _YEAR.finditer(text)} - {m.group(0) for m in _YEAR.finditer(question)})
     if kind == "percent":
