@@ -2,9 +2,10 @@
 
 A profile is a point of its own collection (``<index name>_docs``) with
 
-* ``name``  (sparse, binary): the document's identity — file name, title, subject, keywords, and the
-  issuer, form type and period read from its cover (``pagelens.ingest.cover``), spelled the ways
-  questions spell them;
+* ``name``  (sparse, binary): the document's identity — file name (and the form type and period its
+  parts spell, ``3M_2018_10K`` → ``10-K``, ``FY2018``), title, subject, keywords, and the issuer,
+  form type and period read from its cover (``pagelens.ingest.cover``), spelled the ways questions
+  spell them;
 * ``body``  (sparse, binary): the opening words of its cover page and its headings / outline entries;
 * ``dense`` (the text embedder): identity and the cover's opening, for meaning-level matches.
 
@@ -20,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pagelens.index.bm25 import term_index, tokenize
-from pagelens.ingest.cover import cover_facts
+from pagelens.ingest.cover import cover_facts, name_facts
 from pagelens.models import FURNITURE_KINDS, Document, Element, ElementKind
 from pagelens.vectors import PointRecord, SparseVector, VectorSpec, point_id
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 """Bump when profile texts change; the indexer replaces profiles of an older version."""
 COVER_PAGES = 2  # pages read for cover facts (an SEC cover can run onto page 2)
 COVER_WORDS = 120  # opening words of the cover that enter the body vector
@@ -81,7 +82,8 @@ def build_profile(doc: Document, cover: list[Element], headings: list[Element]) 
         if e.kind not in FURNITURE_KINDS and e.kind not in (ElementKind.METADATA, ElementKind.FIGURE) and e.text.strip()
     )
     facts = cover_facts(cover_text)
-    identity_parts = [_stem_words(doc.name), doc.title or "", doc.subject or "", doc.keywords or "", facts.terms()]
+    identity_parts = [_stem_words(doc.name), name_facts(Path(doc.name).stem).terms(), doc.title or "",
+                      doc.subject or "", doc.keywords or "", facts.terms()]
     identity = "\n".join(" ".join(p.split()) for p in identity_parts if p and p.strip())
     words = cover_text.split()
     titles = [e.title for e in doc.outline if e.level <= MAX_HEADING_LEVEL]

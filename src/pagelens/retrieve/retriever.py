@@ -10,7 +10,10 @@ Channels (each ``retrieval.pool`` deep, all in one engine call):
 
 Document routing (``pagelens.retrieve.routing``, ``retrieval.route``): the documents a question names
 add a prior to their chunks' fused scores (channel ``route``), and the channels are searched once more
-within them (``dense@route``, ``sparse@route``, ...), so a long report's page reaches the pool.
+within them (``dense@route``, ``sparse@route``, ...: channels of their own in the fusion, worth
+``retrieval.route_scope_weight`` of their channel), so a long report's page reaches the pool. The
+scoped dense channels reuse the question's embedding (no second model call); the scoped BM25 leaves
+out the words that named the documents.
 
 The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
 reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the best chunk of a page
@@ -206,7 +209,7 @@ class Retriever:
             qvec = next((cq.vector for n, cq in named if n == "dense"), None)
             routing = self.router.route(queries[0], qvec if isinstance(qvec, list) else None)
             if routing.scope:
-                scoped = self._scoped(queries[0], channels, routing)
+                scoped = self._scoped(queries[0], [(n, cq) for n, cq in named if "#" not in n], routing)
         timings["search"] = _ms(t0)
         t0 = time.perf_counter()
         ranks: dict[str, dict[str, int]] = {}
@@ -218,23 +221,22 @@ class Retriever:
                 ranks[name].setdefault(_cid(h), pos)
                 scores[name].setdefault(_cid(h), h.score)
                 payloads.setdefault(_cid(h), h.payload)
-        # Chunks of the named documents are ranked by the scoped search (the question without the
-        # words that named them) where it found them; the other chunks keep their ranks over all documents.
-        effective: dict[str, dict[str, int]] = {}
-        for name, ranked in ranks.items():
-            if not name.endswith("@route"):
-                effective[name] = {**ranked, **ranks.get(f"{name}@route", {})}
+        # The scoped channels (within the named documents) are channels of their own, worth
+        # ``route_scope_weight`` of their channel: they add evidence to the named documents' chunks
+        # and bring up the ones the search over all documents did not reach; they never demote a
+        # chunk that ranked well over all documents.
         weights = {
-            name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
-            for name in effective
+            name: base.get(name.split("#")[0].split("@")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
+            * (rs.route_scope_weight if name.endswith("@route") else 1.0)
+            for name in ranks
         }
         prior = base.get("route", 1.0) / (rs.rrf_k + 1)  # a first place in a channel of weight "route"
         out = []
-        for f in fuse_ranks(effective, k=rs.rrf_k, weights=weights):
+        for f in fuse_ranks(ranks, k=rs.rrf_k, weights=weights):
             chunk = chunk_from_payload(payloads[f.id])
             info: dict[str, float] = {}
-            for name in (*effective, *(f"{n}@route" for n in scoped)):
-                if f.id in ranks.get(name, {}):
+            for name in ranks:
+                if f.id in ranks[name]:
                     info[name] = scores[name][f.id]
                     info[f"{name}_rank"] = float(ranks[name][f.id])
             score = f.score
@@ -250,15 +252,25 @@ class Retriever:
         timings["fuse"] = _ms(t0)
         return out, routing
 
-    def _scoped(self, query: str, channels: list[str], routing: Routing) -> dict[str, list[ScoredPoint]]:
-        """The channels once more, within the named documents, for the question without the words
-        that named them (they say which document, not which page)."""
+    def _scoped(
+        self, query: str, named: list[tuple[str, ChannelQuery]], routing: Routing
+    ) -> dict[str, list[ScoredPoint]]:
+        """The channels once more, within the named documents: the dense ones with the question's own
+        vectors, BM25 for the question without the words that named the documents (they say which
+        document, not which page, and would pull its cover page up)."""
         naming = routing.identity_terms(routing.scope)
         kept = [w for w in query.split() if not set(tokenize(w)) & naming]
         residual = " ".join(kept) if any(tokenize(w) for w in kept) else query
-        named = self._channel_queries([residual], channels)
-        hits = self.store.search_batch(self.collection, [cq for _, cq in named], routing.scope)
-        return {name: h for (name, _), h in zip(named, hits, strict=True)}
+        out: list[tuple[str, ChannelQuery]] = []
+        for name, cq in named:
+            if name == "sparse":
+                vec = self.sparse.encode_query(residual)
+                if not vec.indices:
+                    continue
+                cq = ChannelQuery(cq.vector_name, vec, cq.limit)
+            out.append((name, cq))
+        hits = self.store.search_batch(self.collection, [cq for _, cq in out], routing.scope)
+        return {name: h for (name, _), h in zip(out, hits, strict=True)}
 
     def _rerank(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
         assert self.reranker is not None

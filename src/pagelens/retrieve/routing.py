@@ -20,13 +20,15 @@ names no document gets no routing, and every document is searched alike.
 
 The retriever turns strengths into (1) a prior added to each chunk's fused score, worth ``strength``
 times a first place in a channel of weight ``weights["route"]``, (2) extra channels searched only
-within the named documents, so that a long report's relevant page is in the candidate pool at all,
+within the named documents (fused beside the channels over all documents, never instead of them), so
+that a long report's relevant page is in the candidate pool at all,
 and (3) for questions naming several documents about equally, a place in the top k for each.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -125,6 +127,21 @@ def score_documents(
     return Routing(strength=strength, terms={d: terms[d] for d in strength}, n_docs=n_docs)
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def joined_names(query: str) -> list[str]:
+    """Terms of adjacent capitalised words written as one (``American Express`` → ``americanexpress``,
+    ``Johnson & Johnson`` → ``johnsonjohnson``): file names often join a company's words
+    (``AMERICANEXPRESS_2022_10K``)."""
+    words = _WORD.findall(query)
+    out = []
+    for a, b in zip(words, words[1:]):
+        if a[0].isupper() and b[0].isupper() and a.isalpha() and b.isalpha():
+            out += tokenize(a + b)
+    return out
+
+
 class DocRouter:
     """Scores the profiles of one index for a question (two engine calls)."""
 
@@ -137,7 +154,7 @@ class DocRouter:
         n = self.store.count(self.collection)
         if n <= 1:
             return Routing(n_docs=n)
-        terms = list(dict.fromkeys(tokenize(query)))[:MAX_TERMS]
+        terms = list(dict.fromkeys([*tokenize(query), *joined_names(query)]))[:MAX_TERMS]
         if not terms:
             return Routing(n_docs=n)
         # Deep enough to tell a term carried by more than half of the profiles.
