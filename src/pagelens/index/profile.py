@@ -50,13 +50,15 @@ class DocProfile:
     identity: str  # name vector text
     body: str  # body vector text
     dense_text: str
+    facts: str = ""  # issuer, form types and periods (cover and file name): words that say which document, never which page
 
     def point(self, vector: list[float]) -> PointRecord:
         return PointRecord(
             id=profile_point_id(self.doc_id),
             dense={"dense": vector},
             sparse={k: v for k, v in (("name", binary(self.identity)), ("body", binary(self.body))) if v.indices},
-            payload={"doc_id": self.doc_id, "doc": self.name, "identity": self.identity, "version": PROFILE_VERSION},
+            payload={"doc_id": self.doc_id, "doc": self.name, "identity": self.identity, "facts": self.facts,
+                     "version": PROFILE_VERSION},
         )
 
 
@@ -82,8 +84,8 @@ def build_profile(doc: Document, cover: list[Element], headings: list[Element]) 
         if e.kind not in FURNITURE_KINDS and e.kind not in (ElementKind.METADATA, ElementKind.FIGURE) and e.text.strip()
     )
     facts = cover_facts(cover_text)
-    identity_parts = [_stem_words(doc.name), name_facts(Path(doc.name).stem).terms(), doc.title or "",
-                      doc.subject or "", doc.keywords or "", facts.terms()]
+    named = name_facts(Path(doc.name).stem).terms()
+    identity_parts = [_stem_words(doc.name), named, doc.title or "", doc.subject or "", doc.keywords or "", facts.terms()]
     identity = "\n".join(" ".join(p.split()) for p in identity_parts if p and p.strip())
     words = cover_text.split()
     titles = [e.title for e in doc.outline if e.level <= MAX_HEADING_LEVEL]
@@ -91,4 +93,4 @@ def build_profile(doc: Document, cover: list[Element], headings: list[Element]) 
     titles = list(dict.fromkeys(" ".join(t.split()) for t in titles if t.strip()))[:MAX_HEADINGS]
     body = "\n".join([" ".join(words[:COVER_WORDS]), " ".join(facts.years), *titles])
     dense_text = f"{identity}\n{' '.join(words[:DENSE_COVER_WORDS])}"
-    return DocProfile(doc.doc_id, doc.name, identity, body, dense_text)
+    return DocProfile(doc.doc_id, doc.name, identity, body, dense_text, facts=f"{named} {facts.terms()}".strip())

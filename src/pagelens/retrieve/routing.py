@@ -68,9 +68,17 @@ class Routing:
     identity: dict[str, set[str]] = field(default_factory=dict)
     """doc id → the question's terms found in that document's identity, distinctive or not."""
 
+    facts: dict[str, set[str]] = field(default_factory=dict)
+    """doc id → the question's terms found in that document's issuer, form types and periods."""
+
     def identity_terms(self, docs: list[str]) -> set[str]:
-        """Question terms that describe ``docs`` themselves (say which document, not which page)."""
+        """Question terms found in the identity of ``docs`` (file name, title, facts)."""
         return set().union(*(self.identity.get(d, set()) for d in docs))
+
+    def fact_terms(self, docs: list[str]) -> set[str]:
+        """Question terms that name ``docs`` by issuer, form or period: they say which document, never
+        which page (unlike title words, which are often what the question is about)."""
+        return set().union(*(self.facts.get(d, set()) for d in docs))
 
     def above(self, share: float) -> list[str]:
         return [d for d, s in sorted(self.strength.items(), key=lambda kv: -kv[1]) if s >= share]
@@ -168,16 +176,24 @@ class DocRouter:
         results = self.store.search_batch(self.collection, queries)
         term_docs: dict[str, tuple[set[str], set[str]]] = {}
         identity: dict[str, set[str]] = defaultdict(set)
+        facts: dict[str, set[str]] = defaultdict(set)
+        fact_tokens: dict[str, set[str]] = {}
         for i, t in enumerate(terms):
             in_name = {str(h.payload["doc_id"]) for h in results[2 * i]}
             in_body = {str(h.payload["doc_id"]) for h in results[2 * i + 1]}
-            for d in in_name:
+            for h in results[2 * i]:
+                d = str(h.payload["doc_id"])
                 identity[d].add(t)
+                if d not in fact_tokens:
+                    fact_tokens[d] = set(tokenize(str(h.payload.get("facts") or "")))
+                if t in fact_tokens[d]:
+                    facts[d].add(t)
             if (in_name or in_body) and len(in_name | in_body) <= max(1.0, DF_SHARE * n):
                 term_docs[t] = (in_name, in_body)
         dense = {str(h.payload["doc_id"]): h.score for h in results[-1]} if query_vector is not None else None
         routing = score_documents(term_docs, n, self._concentration(term_docs), dense)
         routing.identity = {d: identity[d] for d in routing.strength}
+        routing.facts = {d: facts[d] for d in routing.strength}
         return routing
 
     def _concentration(self, term_docs: Mapping[str, tuple[set[str], set[str]]]) -> dict[str, float]:
