@@ -170,3 +170,21 @@ def test_naming_words_that_are_the_topic_do_not_demote_the_page(home):
         assert "dense@route_rank" in routed[0].channels and "dense_rank" in routed[0].channels
     q = "Which earlier slide theme inspired the Orchard theme?"
     assert _where(r.search(q, k=5))[0] == _where(r.search(q, k=5, doc_ids=[ids[DECK[0]]]))[0]
+
+
+def test_a_profile_of_an_older_version_is_replaced(home, tmp_path: Path):
+    """A home indexed with an older PROFILE_VERSION: the next index_profile leaves one profile, the new one."""
+    from pagelens.index.profile import PROFILE_VERSION, profile_collection, profile_point_id
+    from pagelens.vectors import PointRecord, point_id
+
+    settings, store, embedder, ids, catalog = home
+    doc_id = ids["ACME_2018_10K.pdf"]
+    coll = profile_collection(settings.index_name())
+    store.delete_doc(coll, doc_id)
+    old = PointRecord(id=point_id(f"profile:{PROFILE_VERSION - 1}:{doc_id}"), dense={"dense": [0.0] * (embedder.dim - 1) + [1.0]},
+                      payload={"doc_id": doc_id, "doc": "ACME_2018_10K.pdf", "identity": "acme", "version": PROFILE_VERSION - 1})
+    store.upsert(coll, [old])
+    indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, ImageStore(tmp_path / "images"))
+    indexer.index_profile(doc_id)
+    assert store.count(coll, doc_id) == 1
+    assert store.existing_ids(coll, [profile_point_id(doc_id)]) and not store.existing_ids(coll, [old.id])
