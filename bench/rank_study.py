@@ -10,7 +10,8 @@ the ``tune`` half and checked on the ``check`` half; both are printed. A cross-d
 belongs to the tune half only when all of its PDFs do.
 
 For every variant (settings overrides on the same index) it prints per modality and per half
-hit@1 / hit@5 / MRR (scored as ``pagelens eval`` does), search p50 / p95, and the rank-1 misses by
+hit@1 / hit@5 / MRR (scored as ``pagelens eval`` does), search p50 / p95 (wall, and CPU time of this
+process, which a shared machine disturbs less), text-model calls per search, and the rank-1 misses by
 cause: ``wrong-doc`` (the first source is from a document the question is not about), ``wrong-page``
 (right document, another page) split into ``table/prose`` when one of the first source and the gold
 page's best chunk is a table (or row records) and the other is not.
@@ -85,16 +86,32 @@ def miss_cause(q: Question, hits) -> str:
     return "wrong-page"
 
 
-def run_variant(retriever: Retriever, questions: list[Question], k: int) -> tuple[list[dict], list[float]]:
-    rows, times = [], []
+class _Counting:
+    """The text embedder, counting its calls (a model call is most of a search's CPU time)."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.calls = inner, 0
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    def embed(self, texts):
+        self.calls += 1
+        return self.inner.embed(texts)
+
+
+def run_variant(retriever: Retriever, questions: list[Question], k: int) -> tuple[list[dict], list[float], list[float]]:
+    """Rows, wall milliseconds and CPU milliseconds (this process) per search."""
+    rows, times, cpu = [], [], []
     for q in questions:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         hits = retriever.search(q.question, k=k)
         times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
         rank = hit_rank(q.gold, hits, q.all_pages)
         rows.append({"q": q, "rank": rank, "cause": None if rank == 1 else miss_cause(q, hits),
                      "top": [f"{h.chunk.doc_name}:{h.chunk.page}/{h.chunk.kind}" for h in hits]})
-    return rows, times
+    return rows, times, cpu
 
 
 def _metrics(rows: list[dict], k: int) -> tuple[int, float, float, float]:
@@ -137,13 +154,14 @@ def main() -> None:
         results = {}
         for name, overrides in variants:
             settings = base.with_overrides(**overrides) if overrides else base
-            r = Retriever(settings, app.retriever.store, app.retriever.embedder, app.retriever.sparse,
-                          known_docs=app.catalog.doc_ids)
-            rows, times = [], []
+            embedder = _Counting(app.retriever.embedder)
+            r = Retriever(settings, app.retriever.store, embedder, app.retriever.sparse, known_docs=app.catalog.doc_ids)
+            rows, times, cpu = [], [], []
             for _ in range(args.rounds):
-                rows, t = run_variant(r, questions, args.k)
+                rows, t, c = run_variant(r, questions, args.k)
                 times += t
-            results[name] = (rows, times)
+                cpu += c
+            results[name] = (rows, times, cpu, embedder.calls / max(1, args.rounds * len(questions)))
 
     k = args.k
     mods = sorted({q.modality for q in questions}, key=lambda m: (-sum(q.modality == m for q in questions), m))
@@ -164,6 +182,9 @@ def main() -> None:
         print(f"{group:<14}{n:>4}{line}")
     print(f"{'search p50/p95':<18}" + "".join(
         f"{f'{pct(results[n][1], 50):.1f} / {pct(results[n][1], 95):.1f} ms':>22}" for n, _ in variants))
+    print(f"{'CPU p50/p95':<18}" + "".join(
+        f"{f'{pct(results[n][2], 50):.1f} / {pct(results[n][2], 95):.1f} ms':>22}" for n, _ in variants))
+    print(f"{'model calls/search':<18}" + "".join(f"{results[n][3]:>22.2f}" for n, _ in variants))
     print("\nrank-1 misses by cause")
     for name, _ in variants:
         causes = Counter(r["cause"] for r in results[name][0] if r["cause"])

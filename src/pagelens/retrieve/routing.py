@@ -1,7 +1,8 @@
 """Document routing: which documents a question names, as a prior for the fusion, never a filter.
 
 Every document has a profile (``pagelens.index.profile``): its identity (file name, title, issuer,
-form type, period) and its cover opening and headings. For a question, each of its BM25 terms is
+form type, period, read from the cover and from the file name's parts) and its cover opening and
+headings. For a question, each of its BM25 terms (and its capitalised word pairs written as one) is
 looked up in the profiles (one engine call for all terms), which tells how many documents carry the
 term. A term carried by more than half of the documents names none of them ("report", "revenue" in
 a pile of annual reports); the others count with their inverse document frequency (the BM25 IDF of
@@ -20,8 +21,9 @@ names no document gets no routing, and every document is searched alike.
 
 The retriever turns strengths into (1) a prior added to each chunk's fused score, worth ``strength``
 times a first place in a channel of weight ``weights["route"]``, (2) extra channels searched only
-within the named documents (fused beside the channels over all documents, never instead of them), so
-that a long report's relevant page is in the candidate pool at all,
+within the named documents, for the question without the words that named them (the chunks of a
+named document are ranked as if it had been asked of that document alone), so that a long report's
+relevant page is in the candidate pool at all,
 and (3) for questions naming several documents about equally, a place in the top k for each.
 """
 
