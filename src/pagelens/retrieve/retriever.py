@@ -13,7 +13,7 @@ add a prior to their chunks' fused scores (channel ``route``), and the channels 
 within them (``dense@route``, ``sparse@route``, ...; a chunk of a named document counts the better of
 its two ranks per channel), so a long report's page reaches the pool and none is demoted. The scoped
 BM25 leaves out the words that named the documents; the scoped dense channels leave out only issuer,
-form and period words, and reuse the question's embedding when there are none.
+form and period words and capitalised names, and reuse the question's embedding when there are none.
 
 The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
 reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the best chunk of a page
@@ -261,12 +261,14 @@ class Retriever:
     ) -> dict[str, list[ScoredPoint]]:
         """The channels once more, within the named documents, for the question without the words that
         named them: BM25 without any of them (as bare words they pull up the cover, title and
-        metadata pages), the dense channels without the issuer, form and period words only (they say
-        which document, never which page, and "fiscal 2018" resembles every page on the fiscal year;
-        title words stay, being often what the question is about, and a sentence stripped of them no
-        longer means it). Where nothing is left out, the question's own vectors are reused."""
+        metadata pages); the dense channels without the issuer, form and period words and the names
+        (capitalised words past the first: "Adam", "Kroger") only. Those say which document, never
+        which page ("fiscal 2018" resembles every page on the fiscal year); lower-case naming words
+        stay, being often what the question is about ("row and column access control"), and a
+        sentence stripped of them no longer means it. Where nothing is left out, the question's own
+        vectors are reused (no second model call)."""
         sparse_q = _without(query, routing.identity_terms(routing.scope))
-        dense_q = _without(query, routing.fact_terms(routing.scope))
+        dense_q = _without(query, routing.fact_terms(routing.scope), names=routing.identity_terms(routing.scope))
         dense = None
         if dense_q != query and any(name in DENSE_TEXT_CHANNELS for name, _ in named):
             dense = [float(x) for x in self.embedder.embed([dense_q])[0]]
@@ -295,11 +297,15 @@ class Retriever:
         return head + tail
 
 
-def _without(query: str, terms: set[str]) -> str:
-    """``query`` without the words whose terms are in ``terms`` (the query itself if nothing is left)."""
-    if not terms:
+def _without(query: str, terms: set[str], names: set[str] | None = None) -> str:
+    """``query`` without the words whose terms are in ``terms``, nor the capitalised words (past the
+    first) whose terms are in ``names`` (the query itself if nothing is left)."""
+    names = names or set()
+    if not terms and not names:
         return query
-    kept = [w for w in query.split() if not set(tokenize(w)) & terms]
+    words = query.split()
+    kept = [w for i, w in enumerate(words)
+            if not set(tokenize(w)) & terms and not (i > 0 and w[:1].isupper() and set(tokenize(w)) & names)]
     return " ".join(kept) if any(tokenize(w) for w in kept) else query
 
 
