@@ -7,9 +7,11 @@ Builds report-like PDFs with PyMuPDF (an SEC cover naming company, form and fisc
 same five sections in every filing with that filing's own numbers; half of the files are named
 ``filing-NNNN.pdf``, so only the cover tells whose they are), ingests them into one fresh home, and
 asks three questions per filing that name it in words ("Globex's capital expenditures in fiscal
-2018", "Initech's 2017 10-K", "Acme's FY2019 annual report"). Prints hit@1 / hit@5 / MRR of the
-gold page and extractive answer accuracy for routing on, routing off, and each question scoped to
-its own filing (the ceiling routing aims at).
+2018", "Initech's 2017 10-K", "Acme's FY2019 annual report"), one that needs two pages of it, one that
+needs the same page of two fiscal years' filings (cross-doc), and per company one about its 10-Q for a
+second quarter (the 10-K of that year looks alike). Prints hit@1 / hit@5 / MRR of the gold page(s)
+(all pages needed for multi-page and cross-doc) and extractive answer accuracy for routing on,
+routing off, and each question scoped to its own filing(s) (the ceiling routing aims at).
 """
 
 from __future__ import annotations
@@ -42,11 +44,24 @@ SECTIONS = [
     ("Item 5. Market for Common Equity", "The board declared dividends of ${dividend} per share during the fiscal "
      "year. Shares are listed on the New York Stock Exchange."),
 ]
+# Pages after the sections (--filler): look-alike discussion that uses the questions'
+# words without their numbers, so that a long filing's right page has to be found among many.
+FILLER = ("Management's discussion, part {i}", "This part discusses {topic} for the fiscal year. Capital "
+          "expenditures, interest expense, net revenue, employees and dividends per share are discussed in the "
+          "sections that follow; this part compares {topic} with prior years and with the plans of management.")
+FILLER_TOPICS = ["segment results", "pricing", "freight", "currency effects", "tax matters", "pension plans",
+                 "leases", "inventories", "goodwill", "litigation", "acquisitions", "restructuring"]
 QUESTIONS = [  # (template, section index, value key)
     ("What were {short}'s capital expenditures in fiscal {year}?", 1, "capex"),
     ("How much interest expense did {short} report in its {year} 10-K?", 2, "interest"),
     ("How many people did {short} employ according to its FY{year} annual report?", 0, "employees"),
 ]
+# Every evidence page is needed (all-pages recall): two sections of one filing, and one section of two
+# filings of the same company (two fiscal years).
+MULTI_PAGE = ("What were {short}'s net revenue and its dividends per share in fiscal {year}?", (3, 4), ("revenue", "dividend"))
+CROSS_YEAR = ("How did {short}'s capital expenditures change from fiscal {prev} to fiscal {year}?", 1, "capex")
+# One 10-Q per company (second quarter of the last year): the same sections, a quarter's numbers.
+QUARTER_Q = ("What interest expense did {short} report for the second quarter of {year}?", 2, "interest")
 
 
 def _values(ci: int, year: int) -> dict[str, str]:
@@ -56,73 +71,116 @@ def _values(ci: int, year: int) -> dict[str, str]:
             "dividend": f"{seed % 3}.{10 + seed % 80}"}
 
 
-def build(root: Path, companies: int, years: list[int]) -> list[dict]:
+def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter: bool, filler: int = 0) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    period = f"For the quarterly period ended June 30, {year}" if quarter else f"For the fiscal year ended December 31, {year}"
+    lines = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "Washington, D.C. 20549",
+             "FORM 10-Q" if quarter else "FORM 10-K",
+             f"{'QUARTERLY' if quarter else 'ANNUAL'} REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+             period, company, "(Exact name of registrant as specified in its charter)"]
+    for i, line in enumerate(lines):
+        page.insert_text((60, 90 + 26 * i), line, fontsize=18 if line == company else 10)
+    for title, body in SECTIONS:
+        page = doc.new_page()
+        page.insert_text((60, 80), title, fontsize=14)
+        page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), body.format(**values), fontsize=11)
+    for i in range(filler):
+        topic = FILLER_TOPICS[i % len(FILLER_TOPICS)]
+        page = doc.new_page()
+        page.insert_text((60, 80), FILLER[0].format(i=i + 1), fontsize=14)
+        page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), FILLER[1].format(topic=topic), fontsize=11)
+    doc.save(path)
+    doc.close()
+
+
+def build(root: Path, companies: int, years: list[int], filler: int = 0) -> list[dict]:
+    """Questions: ``pdf``/``pages`` lists of gold (file, page) pairs, ``kind``, ``all``: every page needed."""
     docs = []
     n = 0
     for ci, company in enumerate(COMPANIES[:companies]):
         short = company.split()[0]
+        names: dict[int, str] = {}
         for year in years:
             n += 1
             name = f"filing-{n:04d}.pdf" if n % 2 else f"{short.lower()}-10k-{year}.pdf"
+            names[year] = name
             values = _values(ci, year)
-            doc = pymupdf.open()
-            page = doc.new_page()
-            lines = ["UNITED STATES SECURITIES AND EXCHANGE COMMISSION", "Washington, D.C. 20549", "FORM 10-K",
-                     "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
-                     f"For the fiscal year ended December 31, {year}", company,
-                     "(Exact name of registrant as specified in its charter)"]
-            for i, line in enumerate(lines):
-                page.insert_text((60, 90 + 26 * i), line, fontsize=18 if line == company else 10)
-            for title, body in SECTIONS:
-                page = doc.new_page()
-                page.insert_text((60, 80), title, fontsize=14)
-                page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), body.format(**values), fontsize=11)
-            doc.save(root / name)
-            doc.close()
+            _filing(root / name, company, year, values, quarter=False, filler=filler)
             for template, section, key in QUESTIONS:
-                docs.append({"pdf": name, "question": template.format(short=short, year=year),
-                             "page": section + 2, "answer": values[key].lstrip("$")})
+                docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
+                             "kind": "named", "all": False, "answer": values[key].lstrip("$")})
+            template, sections, keys = MULTI_PAGE
+            docs.append({"gold": [(name, s + 2) for s in sections], "question": template.format(short=short, year=year),
+                         "kind": "multi-page", "all": True, "answer": values[keys[0]].lstrip("$")})
+            if year - 1 in names:
+                template, section, key = CROSS_YEAR
+                docs.append({"gold": [(names[year - 1], section + 2), (name, section + 2)],
+                             "question": template.format(short=short, year=year, prev=year - 1),
+                             "kind": "cross-doc", "all": True, "answer": values[key]})
+        n += 1
+        year = years[-1]
+        name = f"filing-{n:04d}.pdf" if n % 2 else f"{short.lower()}-10q-q2-{year}.pdf"
+        values = _values(ci + 17, year)
+        _filing(root / name, company, year, values, quarter=True, filler=filler)
+        template, section, key = QUARTER_Q
+        docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
+                     "kind": "quarter", "all": False, "answer": values[key]})
     return docs
 
 
-def measure(app: Pagelens, questions: list[dict], scoped: bool, k: int = 5) -> tuple[float, float, float, float]:
-    h1 = h5 = mrr = ok = 0.0
+def measure(app: Pagelens, questions: list[dict], scoped: bool, answers: bool, k: int = 5) -> dict[str, list[float]]:
+    """kind -> [hit@1, hit@5, MRR, answer accuracy, n] (and "all")."""
+    from pagelens.evaluate import hit_rank
+
+    rows: dict[str, list[float]] = {}
     for q in questions:
-        docs = [q["pdf"]] if scoped else None
+        docs = sorted({d for d, _ in q["gold"]}) if scoped else None
         hits = app.search(q["question"], k=k, docs=docs)
-        rank = next((i for i, h in enumerate(hits, 1)
-                     if h.chunk.doc_name == q["pdf"] and any(q["page"] in c.pages for c in h.all_chunks())), None)
-        h1 += rank == 1
-        h5 += rank is not None
-        mrr += 1 / rank if rank else 0.0
-        ans = app.ask(q["question"], docs=docs)
-        ok += not ans.abstained and answer_correct(ans.answer, [q["answer"]])
-    n = len(questions)
-    return h1 / n, h5 / n, mrr / n, ok / n
+        rank = hit_rank(q["gold"], hits, q["all"])
+        ok = 0.0
+        if answers:
+            ans = app.ask(q["question"], docs=docs)
+            ok = float(not ans.abstained and answer_correct(ans.answer, [q["answer"]]))
+        for key in (q["kind"], "all"):
+            r = rows.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0.0])
+            r[0] += rank == 1
+            r[1] += rank is not None
+            r[2] += 1 / rank if rank else 0.0
+            r[3] += ok
+            r[4] += 1
+    return {key: [v / r[4] for v in r[:4]] + [r[4]] for key, r in rows.items()}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--companies", type=int, default=6)
     ap.add_argument("--years", type=int, default=4)
+    ap.add_argument("--root", type=Path, help="folder to build into (and reuse: PDFs and home are kept)")
+    ap.add_argument("--no-answers", action="store_true", help="retrieval only")
+    ap.add_argument("--filler", type=int, default=0, help="look-alike pages added after each filing's sections")
     args = ap.parse_args()
-    root = Path(tempfile.mkdtemp(prefix="pagelens-routing-"))
-    (root / "pdfs").mkdir()
-    questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)))
+    root = args.root or Path(tempfile.mkdtemp(prefix="pagelens-routing-"))
+    (root / "pdfs").mkdir(parents=True, exist_ok=True)
+    questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler)
     settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
     t0 = time.perf_counter()
     with Pagelens(settings) as app:
         app.ingest([root / "pdfs"])
-    print(f"{args.companies * args.years} filings, {len(questions)} questions, ingested in {time.perf_counter() - t0:.0f} s\n")
-    print(f"{'setting':<22}{'hit@1':>8}{'hit@5':>8}{'MRR':>7}{'answers':>9}")
+    n_docs = len(list((root / "pdfs").glob("*.pdf")))
+    print(f"{n_docs} filings, {len(questions)} questions, ingested in {time.perf_counter() - t0:.0f} s\n")
+    print(f"{'setting':<22}{'questions':<12}{'n':>4}{'hit@1':>8}{'hit@5':>8}{'MRR':>7}{'answers':>9}")
     for label, overrides, scoped in (
         ("routing off", {"retrieval.route": False}, False),
         ("routing on (default)", {}, False),
         ("own filing as filter", {}, True),
     ):
         with Pagelens(settings.with_overrides(**overrides)) as app:
-            h1, h5, mrr, ok = measure(app, questions, scoped)
-        print(f"{label:<22}{h1:>8.2f}{h5:>8.2f}{mrr:>7.2f}{ok:>9.2f}")
+            rows = measure(app, questions, scoped, not args.no_answers)
+        for kind, (h1, h5, mrr, ok, n) in rows.items():
+            ans = "" if args.no_answers else f"{ok:>9.2f}"
+            print(f"{label:<22}{kind:<12}{int(n):>4}{h1:>8.2f}{h5:>8.2f}{mrr:>7.2f}{ans}")
+            label = ""
 
 
 if __name__ == "__main__":

@@ -165,8 +165,8 @@ class Indexer:
         return len(chunks)
 
     def index_profile(self, doc_id: str) -> None:
-        """The document's routing profile (``pagelens.index.profile``), unless it is there already.
-        (An older version's profile goes with that version's vectors: ``remove_document``.)"""
+        """The document's routing profile (``pagelens.index.profile``), unless it is there already; a
+        profile of an older ``PROFILE_VERSION`` is replaced. (All go with the document: ``remove_document``.)"""
         pid = profile_point_id(doc_id)
         if self.store.existing_ids(self.profiles, [pid]):
             return
@@ -177,6 +177,8 @@ class Indexer:
         cover = [e for p in range(1, min(doc.pages, COVER_PAGES) + 1) for e in self.catalog.elements(doc_id, page=p)]
         profile = build_profile(doc, cover, self.catalog.elements(doc_id, kinds=["heading"]))
         vector = _as_list(self.embedder.embed([profile.dense_text])[0])
+        if self.store.count(self.profiles, doc_id):  # a profile of an older PROFILE_VERSION
+            self.store.delete_doc(self.profiles, doc_id)
         self.store.upsert(self.profiles, [profile.point(vector)])
 
     def remove_document(self, doc_id: str) -> None:

@@ -2,9 +2,10 @@
 
 A profile is a point of its own collection (``<index name>_docs``) with
 
-* ``name``  (sparse, binary): the document's identity — file name, title, subject, keywords, and the
-  issuer, form type and period read from its cover (``pagelens.ingest.cover``), spelled the ways
-  questions spell them;
+* ``name``  (sparse, binary): the document's identity — file name (and the form type and period its
+  parts spell, ``3M_2018_10K`` → ``10-K``, ``FY2018``), title, subject, keywords, and the issuer,
+  form type and period read from its cover (``pagelens.ingest.cover``), spelled the ways questions
+  spell them;
 * ``body``  (sparse, binary): the opening words of its cover page and its headings / outline entries;
 * ``dense`` (the text embedder): identity and the cover's opening, for meaning-level matches.
 
@@ -20,11 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pagelens.index.bm25 import term_index, tokenize
-from pagelens.ingest.cover import cover_facts
+from pagelens.ingest.cover import cover_facts, name_facts
 from pagelens.models import FURNITURE_KINDS, Document, Element, ElementKind
 from pagelens.vectors import PointRecord, SparseVector, VectorSpec, point_id
 
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
 """Bump when profile texts change; the indexer replaces profiles of an older version."""
 COVER_PAGES = 2  # pages read for cover facts (an SEC cover can run onto page 2)
 COVER_WORDS = 120  # opening words of the cover that enter the body vector
@@ -49,13 +50,15 @@ class DocProfile:
     identity: str  # name vector text
     body: str  # body vector text
     dense_text: str
+    facts: str = ""  # issuer, form types and periods (cover and file name): words that say which document, never which page
 
     def point(self, vector: list[float]) -> PointRecord:
         return PointRecord(
             id=profile_point_id(self.doc_id),
             dense={"dense": vector},
             sparse={k: v for k, v in (("name", binary(self.identity)), ("body", binary(self.body))) if v.indices},
-            payload={"doc_id": self.doc_id, "doc": self.name, "identity": self.identity, "version": PROFILE_VERSION},
+            payload={"doc_id": self.doc_id, "doc": self.name, "identity": self.identity, "facts": self.facts,
+                     "version": PROFILE_VERSION},
         )
 
 
@@ -81,7 +84,8 @@ def build_profile(doc: Document, cover: list[Element], headings: list[Element]) 
         if e.kind not in FURNITURE_KINDS and e.kind not in (ElementKind.METADATA, ElementKind.FIGURE) and e.text.strip()
     )
     facts = cover_facts(cover_text)
-    identity_parts = [_stem_words(doc.name), doc.title or "", doc.subject or "", doc.keywords or "", facts.terms()]
+    named = name_facts(Path(doc.name).stem).terms()
+    identity_parts = [_stem_words(doc.name), named, doc.title or "", doc.subject or "", doc.keywords or "", facts.terms()]
     identity = "\n".join(" ".join(p.split()) for p in identity_parts if p and p.strip())
     words = cover_text.split()
     titles = [e.title for e in doc.outline if e.level <= MAX_HEADING_LEVEL]
@@ -89,4 +93,4 @@ def build_profile(doc: Document, cover: list[Element], headings: list[Element]) 
     titles = list(dict.fromkeys(" ".join(t.split()) for t in titles if t.strip()))[:MAX_HEADINGS]
     body = "\n".join([" ".join(words[:COVER_WORDS]), " ".join(facts.years), *titles])
     dense_text = f"{identity}\n{' '.join(words[:DENSE_COVER_WORDS])}"
-    return DocProfile(doc.doc_id, doc.name, identity, body, dense_text)
+    return DocProfile(doc.doc_id, doc.name, identity, body, dense_text, facts=f"{named} {facts.terms()}".strip())

@@ -48,6 +48,12 @@ _COMPANY = re.compile(
     r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Company|Co\.|plc|PLC|Ltd\.?|Limited|LLC|L\.P\.|N\.V\.|S\.A\.|AG|SE|Group|Holdings))(?![\w])"
 )
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+# File-name parts: "10K", "10-Q", "8K"; "2023Q4", "Q4-2023", "2Q23"; "FY18", "FY2018"; a bare year.
+_NAME_FORM = re.compile(r"^(10-?K405|10-?KSB|10-?QSB|10-?K|10-?Q|8-?K|20-?F|40-?F|6-?K)$", re.I)
+_NAME_QUARTER = re.compile(r"^(?:((?:19|20)\d\d)Q([1-4])|Q([1-4])((?:19|20)?\d\d)|([1-4])Q((?:19|20)?\d\d))$", re.I)
+_NAME_QUARTER_ALONE = re.compile(r"^(?:Q([1-4])|([1-4])Q)$", re.I)
+_NAME_FY = re.compile(r"^FY((?:19|20)?\d\d)$", re.I)
+_NAME_YEAR = re.compile(r"^((?:19|20)\d\d)$")
 
 
 @dataclass
@@ -114,6 +120,40 @@ def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
     facts.periods = list(dict.fromkeys(periods))
     facts.years = list(dict.fromkeys(_YEAR.findall(text)))[:6]
     return facts
+
+
+def name_facts(name: str) -> CoverFacts:
+    """Form type and period from a file name's parts (``3M_2018_10K``, ``AMCOR_2023Q4_10Q``,
+    ``acme-fy19-annual-report``), spelled as questions spell them. A bare year of an annual form
+    (10-K, 20-F, "annual report") is that fiscal year; of any other file just the year."""
+    parts = [p for p in re.split(r"[-_.\s]+", name) if p]
+    joined = [f"{a}-{b}" for a, b in zip(parts, parts[1:])]  # "10-K" split by the separator
+    forms: list[str] = []
+    for p in (*parts, *joined):
+        m = _NAME_FORM.match(p)
+        if m:
+            form = re.sub(r"^(\d+)-?", r"\1-", m.group(1).upper())
+            forms += [form, _FORMS.get(form, "")]
+    text = " ".join(parts)
+    forms += [m.group(1).lower() for m in _KIND.finditer(text)]
+    if any(p.lower() == "annual" for p in parts):
+        forms.append("annual report")
+    annual = any(f in ("annual report", "10-K", "20-F", "40-F") for f in forms)
+    periods: list[str] = []
+    years: list[str] = []
+    first_year = next((p for p in parts if _NAME_YEAR.match(p)), None)
+    for p in parts:
+        if m := _NAME_QUARTER_ALONE.match(p):
+            periods += _quarter_terms(int(m.group(1) or m.group(2)), first_year)
+        elif m := _NAME_QUARTER.match(p):
+            q = int(m.group(2) or m.group(3) or m.group(5))
+            periods += _quarter_terms(q, _year(m.group(1) or m.group(4) or m.group(6)))
+        elif m := _NAME_FY.match(p):
+            periods += _year_terms(_year(m.group(1)))
+        elif m := _NAME_YEAR.match(p):
+            years.append(m.group(1))
+            periods += _year_terms(m.group(1)) if annual else [m.group(1)]
+    return CoverFacts(forms=list(dict.fromkeys(f for f in forms if f)), periods=list(dict.fromkeys(periods)), years=years)
 
 
 def issuer(text: str) -> str | None:

@@ -10,7 +10,10 @@ Channels (each ``retrieval.pool`` deep, all in one engine call):
 
 Document routing (``pagelens.retrieve.routing``, ``retrieval.route``): the documents a question names
 add a prior to their chunks' fused scores (channel ``route``), and the channels are searched once more
-within them (``dense@route``, ``sparse@route``, ...), so a long report's page reaches the pool.
+within them (``dense@route``, ``sparse@route``, ...; a chunk of a named document counts the better of
+its two ranks per channel), so a long report's page reaches the pool and none is demoted. The scoped
+BM25 leaves out the words that named the documents; the scoped dense channels leave out only issuer,
+form and period words and capitalised names, and reuse the question's embedding when there are none.
 
 The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
 reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the best chunk of a page
@@ -46,7 +49,6 @@ if TYPE_CHECKING:
 CHANNEL_VECTORS = {"dense": "dense", "sparse": "bm25", "caption": "caption", "summary": "summary", "image": "image"}
 DENSE_TEXT_CHANNELS = ("dense", "caption", "summary")  # share the text query embedding
 TABLE_KINDS = frozenset({"table", "table_rows"})
-
 
 @dataclass
 class _Candidate:
@@ -206,7 +208,7 @@ class Retriever:
             qvec = next((cq.vector for n, cq in named if n == "dense"), None)
             routing = self.router.route(queries[0], qvec if isinstance(qvec, list) else None)
             if routing.scope:
-                scoped = self._scoped(queries[0], channels, routing)
+                scoped = self._scoped(queries[0], [(n, cq) for n, cq in named if "#" not in n], routing)
         timings["search"] = _ms(t0)
         t0 = time.perf_counter()
         ranks: dict[str, dict[str, int]] = {}
@@ -218,25 +220,29 @@ class Retriever:
                 ranks[name].setdefault(_cid(h), pos)
                 scores[name].setdefault(_cid(h), h.score)
                 payloads.setdefault(_cid(h), h.payload)
-        # Chunks of the named documents are ranked by the scoped search (the question without the
-        # words that named them) where it found them; the other chunks keep their ranks over all documents.
-        effective: dict[str, dict[str, int]] = {}
-        for name, ranked in ranks.items():
-            if not name.endswith("@route"):
-                effective[name] = {**ranked, **ranks.get(f"{name}@route", {})}
+        # Within the named documents a chunk counts the better of its two ranks per channel: over all
+        # documents, and within them (the scoped channels, ``@route``). So the named documents' best
+        # pages compete as if the question had been asked of them alone, and the scoped search never
+        # demotes a chunk that ranked well over all documents.
+        within = {name: ranks.pop(name) for name in [n for n in ranks if n.endswith("@route")]}
+        for name, ranked in within.items():
+            over_all = ranks.setdefault(name[: -len("@route")], {})
+            for cid, r in ranked.items():
+                over_all[cid] = r
+                scores.setdefault(name[: -len("@route")], {}).setdefault(cid, scores[name][cid])
         weights = {
             name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
-            for name in effective
+            for name in ranks
         }
         prior = base.get("route", 1.0) / (rs.rrf_k + 1)  # a first place in a channel of weight "route"
         out = []
-        for f in fuse_ranks(effective, k=rs.rrf_k, weights=weights):
+        for f in fuse_ranks(ranks, k=rs.rrf_k, weights=weights):
             chunk = chunk_from_payload(payloads[f.id])
             info: dict[str, float] = {}
-            for name in (*effective, *(f"{n}@route" for n in scoped)):
-                if f.id in ranks.get(name, {}):
+            for name, ranked in (*ranks.items(), *within.items()):
+                if f.id in ranked:
                     info[name] = scores[name][f.id]
-                    info[f"{name}_rank"] = float(ranks[name][f.id])
+                    info[f"{name}_rank"] = float(ranked[f.id])
             score = f.score
             if routing is not None and chunk.doc_id in routing.strength:
                 info["route"] = routing.strength[chunk.doc_id]
@@ -250,15 +256,34 @@ class Retriever:
         timings["fuse"] = _ms(t0)
         return out, routing
 
-    def _scoped(self, query: str, channels: list[str], routing: Routing) -> dict[str, list[ScoredPoint]]:
-        """The channels once more, within the named documents, for the question without the words
-        that named them (they say which document, not which page)."""
-        naming = routing.identity_terms(routing.scope)
-        kept = [w for w in query.split() if not set(tokenize(w)) & naming]
-        residual = " ".join(kept) if any(tokenize(w) for w in kept) else query
-        named = self._channel_queries([residual], channels)
-        hits = self.store.search_batch(self.collection, [cq for _, cq in named], routing.scope)
-        return {name: h for (name, _), h in zip(named, hits, strict=True)}
+    def _scoped(
+        self, query: str, named: list[tuple[str, ChannelQuery]], routing: Routing
+    ) -> dict[str, list[ScoredPoint]]:
+        """The channels once more, within the named documents, for the question without the words that
+        named them: BM25 without any of them (as bare words they pull up the cover, title and
+        metadata pages); the dense channels without the issuer, form and period words and the names
+        (capitalised words past the first: "Adam", "Kroger") only. Those say which document, never
+        which page ("fiscal 2018" resembles every page on the fiscal year); lower-case naming words
+        stay, being often what the question is about ("row and column access control"), and a
+        sentence stripped of them no longer means it. Where nothing is left out, the question's own
+        vectors are reused (no second model call)."""
+        sparse_q = _without(query, routing.identity_terms(routing.scope))
+        dense_q = _without(query, routing.fact_terms(routing.scope), names=routing.identity_terms(routing.scope))
+        dense = None
+        if dense_q != query and any(name in DENSE_TEXT_CHANNELS for name, _ in named):
+            dense = [float(x) for x in self.embedder.embed([dense_q])[0]]
+        out: list[tuple[str, ChannelQuery]] = []
+        for name, cq in named:
+            if name == "sparse":
+                vec: Any = self.sparse.encode_query(sparse_q)
+                if not vec.indices:
+                    continue
+                cq = ChannelQuery(cq.vector_name, vec, cq.limit)
+            elif dense is not None and name in DENSE_TEXT_CHANNELS:
+                cq = ChannelQuery(cq.vector_name, dense, cq.limit)
+            out.append((name, cq))
+        hits = self.store.search_batch(self.collection, [cq for _, cq in out], routing.scope)
+        return {name: h for (name, _), h in zip(out, hits, strict=True)}
 
     def _rerank(self, query: str, candidates: list[_Candidate]) -> list[_Candidate]:
         assert self.reranker is not None
@@ -270,6 +295,18 @@ class Retriever:
             c.channels["rerank"] = float(s)
         head.sort(key=lambda c: -(c.rerank or 0.0))
         return head + tail
+
+
+def _without(query: str, terms: set[str], names: set[str] | None = None) -> str:
+    """``query`` without the words whose terms are in ``terms``, nor the capitalised words (past the
+    first) whose terms are in ``names`` (the query itself if nothing is left)."""
+    names = names or set()
+    if not terms and not names:
+        return query
+    words = query.split()
+    kept = [w for i, w in enumerate(words)
+            if not set(tokenize(w)) & terms and not (i > 0 and w[:1].isupper() and set(tokenize(w)) & names)]
+    return " ".join(kept) if any(tokenize(w) for w in kept) else query
 
 
 def _cid(hit: ScoredPoint) -> str:

@@ -1,7 +1,8 @@
 """Document routing: which documents a question names, as a prior for the fusion, never a filter.
 
 Every document has a profile (``pagelens.index.profile``): its identity (file name, title, issuer,
-form type, period) and its cover opening and headings. For a question, each of its BM25 terms is
+form type, period, read from the cover and from the file name's parts) and its cover opening and
+headings. For a question, each of its BM25 terms (and its capitalised word pairs written as one) is
 looked up in the profiles (one engine call for all terms), which tells how many documents carry the
 term. A term carried by more than half of the documents names none of them ("report", "revenue" in
 a pile of annual reports); the others count with their inverse document frequency (the BM25 IDF of
@@ -20,13 +21,16 @@ names no document gets no routing, and every document is searched alike.
 
 The retriever turns strengths into (1) a prior added to each chunk's fused score, worth ``strength``
 times a first place in a channel of weight ``weights["route"]``, (2) extra channels searched only
-within the named documents, so that a long report's relevant page is in the candidate pool at all,
+within the named documents, for the question without the words that named them (the chunks of a
+named document are ranked as if it had been asked of that document alone), so that a long report's
+relevant page is in the candidate pool at all,
 and (3) for questions naming several documents about equally, a place in the top k for each.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -66,9 +70,17 @@ class Routing:
     identity: dict[str, set[str]] = field(default_factory=dict)
     """doc id → the question's terms found in that document's identity, distinctive or not."""
 
+    facts: dict[str, set[str]] = field(default_factory=dict)
+    """doc id → the question's terms found in that document's issuer, form types and periods."""
+
     def identity_terms(self, docs: list[str]) -> set[str]:
-        """Question terms that describe ``docs`` themselves (say which document, not which page)."""
+        """Question terms found in the identity of ``docs`` (file name, title, facts)."""
         return set().union(*(self.identity.get(d, set()) for d in docs))
+
+    def fact_terms(self, docs: list[str]) -> set[str]:
+        """Question terms that name ``docs`` by issuer, form or period: they say which document, never
+        which page (unlike title words, which are often what the question is about)."""
+        return set().union(*(self.facts.get(d, set()) for d in docs))
 
     def above(self, share: float) -> list[str]:
         return [d for d, s in sorted(self.strength.items(), key=lambda kv: -kv[1]) if s >= share]
@@ -125,6 +137,21 @@ def score_documents(
     return Routing(strength=strength, terms={d: terms[d] for d in strength}, n_docs=n_docs)
 
 
+_WORD = re.compile(r"[^\W_]+")
+
+
+def joined_names(query: str) -> list[str]:
+    """Terms of adjacent capitalised words written as one (``American Express`` → ``americanexpress``,
+    ``Johnson & Johnson`` → ``johnsonjohnson``): file names often join a company's words
+    (``AMERICANEXPRESS_2022_10K``)."""
+    words = _WORD.findall(query)
+    out = []
+    for a, b in zip(words, words[1:]):
+        if a[0].isupper() and b[0].isupper() and a.isalpha() and b.isalpha():
+            out += tokenize(a + b)
+    return out
+
+
 class DocRouter:
     """Scores the profiles of one index for a question (two engine calls)."""
 
@@ -137,7 +164,7 @@ class DocRouter:
         n = self.store.count(self.collection)
         if n <= 1:
             return Routing(n_docs=n)
-        terms = list(dict.fromkeys(tokenize(query)))[:MAX_TERMS]
+        terms = list(dict.fromkeys([*tokenize(query), *joined_names(query)]))[:MAX_TERMS]
         if not terms:
             return Routing(n_docs=n)
         # Deep enough to tell a term carried by more than half of the profiles.
@@ -151,16 +178,24 @@ class DocRouter:
         results = self.store.search_batch(self.collection, queries)
         term_docs: dict[str, tuple[set[str], set[str]]] = {}
         identity: dict[str, set[str]] = defaultdict(set)
+        facts: dict[str, set[str]] = defaultdict(set)
+        fact_tokens: dict[str, set[str]] = {}
         for i, t in enumerate(terms):
             in_name = {str(h.payload["doc_id"]) for h in results[2 * i]}
             in_body = {str(h.payload["doc_id"]) for h in results[2 * i + 1]}
-            for d in in_name:
+            for h in results[2 * i]:
+                d = str(h.payload["doc_id"])
                 identity[d].add(t)
+                if d not in fact_tokens:
+                    fact_tokens[d] = set(tokenize(str(h.payload.get("facts") or "")))
+                if t in fact_tokens[d]:
+                    facts[d].add(t)
             if (in_name or in_body) and len(in_name | in_body) <= max(1.0, DF_SHARE * n):
                 term_docs[t] = (in_name, in_body)
         dense = {str(h.payload["doc_id"]): h.score for h in results[-1]} if query_vector is not None else None
         routing = score_documents(term_docs, n, self._concentration(term_docs), dense)
         routing.identity = {d: identity[d] for d in routing.strength}
+        routing.facts = {d: facts[d] for d in routing.strength}
         return routing
 
     def _concentration(self, term_docs: Mapping[str, tuple[set[str], set[str]]]) -> dict[str, float]:
