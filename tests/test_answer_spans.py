@@ -93,7 +93,12 @@ def test_abstention_features_follow_the_evidence_not_the_wording():
         assert sp.answer_type(q) == "email"
         assert sp.format_mismatch("email", "Telephone: (555) 201-7788", q)
         assert not sp.format_mismatch("email", f"e-mail: {EMAIL}", q)
-    assert sp.answer_type("When was the terminal opened?") == "date"
+    assert sp.answer_type("What is the date of the opening?") == "date"
+    # "When ...?" takes any time expression: a quarter or a season answers it, a plain clause does not.
+    assert sp.answer_type("When was the terminal opened?") == "when"
+    assert not sp.format_mismatch("when", "Sightings peak in the third quarter.", "When do sightings peak?")
+    assert sp.has_type("when", "Sightings peak in the third quarter.", "When do sightings peak?")
+    assert not sp.has_type("when", "Sightings are counted by volunteers.", "When do sightings peak?")
     assert sp.answer_type("What accuracy is reached when 80% of tokens are masked?") == "number"  # a mid 'when'
     assert not sp.format_mismatch("date", "opened in September", "When was the terminal opened?")
     assert sp.format_mismatch("date", "we decided to open it", "When was the terminal opened?")
