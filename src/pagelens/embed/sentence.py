@@ -247,6 +247,8 @@ class SentenceTransformerEmbedder:
 
     def count_tokens(self, text: str) -> int:
         """Tokens including the model's special tokens ([CLS]/[SEP]), before truncation."""
+        if self._model is None and self._lean:  # bulk runs on it: its tokenizer, no ONNX session
+            return self._lean.count_tokens(text)
         if self._model is None and self.runtime != "torch" and self._onnx_encoder() is not None:
             return self._onnx.count_tokens(text)
         if self._model is None and (lean := self._lean_encoder()) is not None:
