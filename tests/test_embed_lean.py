@@ -115,3 +115,33 @@ def test_ingest_with_an_export_imports_no_sentence_transformers(model_dir: Path,
     res = json.loads(proc.stdout.strip().splitlines()[-1])
     assert res["status"] == "indexed" and res["chunks"] >= 1 and res["hits"] >= 1
     assert res["loaded"] == [], f"ingest imported {res['loaded']}"
+
+
+SHAPES = """
+import random, sys
+import torch
+from pagelens.embed.sentence import resolve_model_path
+from pagelens.embed.torch_bert import LeanBertEncoder
+torch.set_num_threads(1)
+def rss():
+    return int(open('/proc/self/statm').read().split()[1]) * 4096 / 2**20
+enc = LeanBertEncoder.load(resolve_model_path('all-MiniLM-L6-v2')[0])
+words = 'revenue interest expense segment million fiscal reported tax rate liquidity'.split()
+random.seed(7)
+marks = []
+for _ in range(4):
+    for _ in range(30):
+        n = random.randint(3, 200)
+        enc.embed([' '.join(random.choice(words) for _ in range(n)) for _ in range(16)], bf16=True)
+    marks.append(round(rss()))
+print(*marks)
+"""
+
+
+@pytest.mark.skipif(not native_bf16(), reason="measured on the bf16 (AMX) kernels, which bulk ingest uses there")
+def test_memory_stays_flat_over_batches_of_every_length() -> None:
+    proc = subprocess.run([sys.executable, "-c", SHAPES], capture_output=True, text=True, timeout=600,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(sys.path)})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    marks = [int(x) for x in proc.stdout.split()]
+    assert marks[-1] - marks[0] < 80, marks  # unpadded: +370 MB over the same batches

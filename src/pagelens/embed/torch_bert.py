@@ -22,6 +22,13 @@ from typing import Any
 
 import numpy as np
 
+PAD_MULTIPLE = 32
+"""Batches are padded to a multiple of this many tokens. oneDNN (torch's CPU kernels, bf16 on AMX)
+keeps compiled kernels per input shape: with a batch padded to its own longest text every length was a
+new shape, and a process embedding varied text grew from 257 to 1,144 MB RSS over 240 batches; padded
+to multiples of 32 (at most 8 lengths up to 256 tokens) it stayed at 450-460 MB. Padding is masked
+out of attention and pooling, so the vectors do not change."""
+
 STRUCTURE = [
     "sentence_transformers.models.Transformer",
     "sentence_transformers.models.Pooling",
@@ -74,7 +81,7 @@ class LeanBertEncoder:
         self.w = {k.removeprefix("bert."): v.float() for k, v in weights.items()}
         self._tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self._tok.enable_truncation(max_length=self.max_tokens)
-        self._tok.enable_padding(pad_id=int(config.get("pad_token_id") or 0))
+        self._tok.enable_padding(pad_id=int(config.get("pad_token_id") or 0), pad_to_multiple_of=PAD_MULTIPLE)
         self._counter = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         self._counter.no_truncation()
         self._counter.no_padding()
