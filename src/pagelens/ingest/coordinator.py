@@ -39,9 +39,6 @@ Progress = Callable[[str, str, int, int], None]
 
 INDEX_QUEUE_DOCS = 4
 """Committed documents waiting for the embedder; when full, the parsers wait (bounded memory)."""
-EMBED_BACKLOG_DOCS = 2
-"""Documents waiting at which the embedder takes every core while the parsers still run (long filings:
-parsing a page costs less than embedding its chunks, so the parsers would otherwise idle, waiting)."""
 
 
 class IngestCoordinator:
@@ -114,11 +111,8 @@ class IngestCoordinator:
                 warm() if warm else self._warm_embedder()
             while (result := todo.get()) is not None:
                 try:
-                    if threads is not None:
-                        # Every core embeds once parsing is over, or while parsed documents pile up (the
-                        # parsers are about to wait on the full queue, their cores idle); else one thread.
-                        behind = todo.qsize() >= EMBED_BACKLOG_DOCS
-                        embedder.threads = threads if behind or not parsing.is_set() else 1
+                    if threads is not None and not parsing.is_set():
+                        embedder.threads = threads  # parsing is over: every core embeds
                     if result.replaced:
                         self.forget_vectors(result.replaced)
                     if result.status != "failed" and result.doc_id:
