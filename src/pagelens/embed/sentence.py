@@ -322,6 +322,8 @@ class SentenceTransformerEmbedder:
             return False
         if self.runtime == "auto" and (self._model is not None or (n > SMALL_CALL and self.precision == "bfloat16")):
             return False
+        if self.runtime == "auto" and self._lean and self._onnx is None:
+            return False  # bulk runs on the plain-torch model: no second model for the odd small call
         return self._onnx_encoder() is not None
 
     @property
