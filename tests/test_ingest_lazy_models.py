@@ -60,11 +60,37 @@ def test_layout_model_still_loads_when_a_page_needs_it(memo: Path, tmp_path: Pat
     assert "pymupdf.layout" in res["loaded"] and "onnxruntime" in res["loaded"]
 
 
-def test_import_pymupdf_after_pagelens_leaves_layout_importable() -> None:
+def test_pymupdf_loads_its_layout_models_on_first_use_after_pagelens() -> None:
+    """``page.get_layout()`` (and ``find_tables()``'s default, which calls it) behaves as without pagelens."""
     code = (
-        "import sys, pagelens, pymupdf; assert 'pymupdf.layout' not in sys.modules; "
-        "import pymupdf.layout; assert callable(pymupdf._get_layout); print('ok')"
+        "import sys, pagelens, pymupdf\n"
+        "assert 'pymupdf.layout' not in sys.modules\n"
+        "page = pymupdf.open().new_page()\n"
+        "page.insert_text((72, 72), 'Quarterly report', fontsize=14)\n"
+        "page.get_layout()\n"
+        "assert 'pymupdf.layout' in sys.modules and page.layout_information, page.layout_information\n"
+        "print('ok')\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(sys.path)})
     assert proc.stdout.strip() == "ok", proc.stderr[-2000:]
+
+
+def test_text_extraction_is_the_same_as_with_pymupdfs_own_imports(memo: Path) -> None:
+    """PyMuPDF imports pymupdf4llm, which changes MuPDF's text settings for the process; the deferred
+    import keeps those settings, so every extracted character, box and space is the same."""
+    code = (
+        "import sys, json\n"
+        "if sys.argv[1] == 'pagelens':\n"
+        "    import pagelens\n"
+        "import pymupdf\n"
+        "page = pymupdf.open(sys.argv[2])[0]\n"
+        "print(json.dumps([page.get_text('dict', flags=pymupdf.TEXT_PRESERVE_WHITESPACE), page.get_text('words')]))\n"
+    )
+    outs = []
+    for mode in ("plain", "pagelens"):
+        proc = subprocess.run([sys.executable, "-c", code, mode, str(memo)], capture_output=True, text=True, timeout=120,
+                              env={"PATH": "/usr/bin:/bin", "PYTHONPATH": ":".join(sys.path)})
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        outs.append(proc.stdout)
+    assert outs[0] == outs[1]
