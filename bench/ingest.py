@@ -9,7 +9,9 @@ Whole-process cases (wall clock from process start to exit, model load included)
 - reference: the simplest pipeline on the same PDFs — PyMuPDF plain text, fixed 800-character chunks,
   the same MiniLM (sentence-transformers, same precision), vectors kept in memory;
 - many: N generated documents (20 pages of text and a ruled table each) in one ingest, printing the
-  RSS of the process and its parser processes after every 10 documents (must stay flat).
+  RSS of the process and its parser processes after every 10 documents (must stay flat);
+- filings: N long filing-like documents (--filing-pages, default 50-150 pages: prose, and every other
+  page a borderless statement table with a year header band), the same RSS lines, and pages/s.
 
 Each case runs in its own process (fresh data home) so peak RSS is per case:
 - born-digital: every corpus PDF whose pages have a text layer, parsing only (no OCR, no embedding);
@@ -217,15 +219,52 @@ def generate_doc(path: Path, pages: int, seed: int) -> Path:
     return path
 
 
+def generate_filing(path: Path, pages: int, seed: int) -> Path:
+    """A long filing-like document: a cover, prose, and every other page a borderless statement table
+    (whitespace-aligned columns, a year header band, `$`, parenthesised negatives, dot leaders)."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    doc.set_metadata({"title": f"Company {seed} annual report on Form 10-K", "author": f"Company {seed} Inc."})
+    labels = ["Net revenues", "Cost of revenues", "Research and development", "Selling, general and administrative",
+              "Interest expense", "Other income (expense), net", "Income before income taxes", "Provision for taxes",
+              "Net income", "Capital expenditures", "Depreciation and amortization", "Free cash flow"]
+    for i in range(pages):
+        page = doc.new_page()
+        page.insert_text((72, 60), f"COMPANY {seed} INC. - FORM 10-K - PART {1 + i // 20}", fontsize=8)
+        page.insert_text((72, 90), f"Item {i % 15 + 1}. Management's discussion, section {i + 1}", fontsize=13)
+        body = (f"In fiscal {2020 + i % 4} company {seed} reported net revenues of ${seed * 17 + i * 3}.{i % 10} million "
+                f"in segment {i % 7}, while interest expense was ${(seed + i) % 9}.{seed % 10} million and the effective "
+                f"tax rate stood at {10 + (seed + i) % 20}.{i % 10}%. Liquidity remained adequate for operations. ") * 4
+        if i % 2 == 0:
+            page.insert_textbox(pymupdf.Rect(72, 110, 523, 760), body * 2, fontsize=9.5)
+        else:
+            page.insert_textbox(pymupdf.Rect(72, 110, 523, 330), body, fontsize=9.5)
+            page.insert_text((72, 355), f"Consolidated statement of operations (in millions), page {i + 1}", fontsize=10)
+            for c, year in enumerate(("2024", "2023", "2022")):
+                page.insert_text((330 + c * 75, 378), year, fontsize=9)
+            for r, label in enumerate(labels):
+                y = 398 + r * 16
+                page.insert_text((72, y), f"{label} {'.' * (8 if r % 3 == 0 else 0)}", fontsize=9)
+                for c in range(3):
+                    v = (seed * 37 + r * 113 + c * 29 + i * 7) % 9000 / 10
+                    cell = f"({v:,.1f})" if (r + c) % 5 == 4 else f"{'$ ' if r == 0 else ''}{v:,.1f}"
+                    page.insert_text((330 + c * 75, y), cell, fontsize=9)
+    doc.save(path)
+    return path
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pdfs", type=Path, default=REPO.parent / "shared" / "corpus" / "pdfs")
     ap.add_argument("--big", type=int, default=500, help="Pages of the generated PDF (0 = skip).")
     ap.add_argument("--index", action="store_true", help="Also measure end-to-end ingest with embedding.")
-    ap.add_argument("--only", help="Comma-separated cases: parse,ocr,scanned,index,big,e2e,e2e-1worker,reference,many.")
+    ap.add_argument("--only", help="Comma-separated cases: parse,ocr,scanned,index,big,e2e,e2e-1worker,reference,many,filings.")
     ap.add_argument("--baseline-src", type=Path,
                     help="Another pagelens source tree (e.g. `git archive main src`): adds its e2e case to the same run.")
     ap.add_argument("--many", type=int, default=40, help="Documents in the many-documents case.")
+    ap.add_argument("--filings", type=int, default=40, help="Documents in the long-filings case.")
+    ap.add_argument("--filing-pages", default="50-150", help="Page range of the long filings (min-max).")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--mode", default="pagelens", help=argparse.SUPPRESS)
     ap.add_argument("--home", help=argparse.SUPPRESS)
@@ -292,6 +331,15 @@ def main() -> None:
             add(f"many: {args.many} docs x 20 pages", res)
             steps = res["steps"]
 
+    if "filings" in only:
+        lo, hi = (int(x) for x in args.filing_pages.split("-"))
+        with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
+            docs = [generate_filing(Path(tmp) / f"10k-{i:03d}.pdf", lo + (i * 37) % (hi - lo + 1), i)
+                    for i in range(args.filings)]
+            res = run_process([sys.executable, __file__, "--worker", "--mode", "many", "--home", home, *map(str, docs)])
+            add(f"filings: {args.filings} x {lo}-{hi} pages", res)
+            steps = steps + [dict(st, case="filings") for st in res["steps"]]
+
     # CPU s: user + system time of the process and every process it waited for (parsers included); on a
     # shared machine it moves less with the load than the wall clock does.
     print(f"{'case':30} {'pages':>6} {'ocr':>4} {'seconds':>8} {'CPU s':>7} {'pages/s':>8} {'s/page':>7} "
@@ -300,9 +348,9 @@ def main() -> None:
         print(f"{name:30} {pages:6d} {ocr:4d} {secs:8.2f} {cpu:7.1f} {pps:8.1f} {secs / max(pages, 1):7.3f} "
               f"{rss:11.0f} {failed:6d}")
     if steps:
-        print(f"\n{'documents':>9} {'seconds':>8} {'RSS MB':>7} {'with parsers MB':>15}")
+        print(f"\n{'case':8} {'documents':>9} {'seconds':>8} {'RSS MB':>7} {'with parsers MB':>15}")
         for st in steps:
-            print(f"{st['docs']:9d} {st['seconds']:8.1f} {st['rss_mb']:7.0f} {st['tree_rss_mb']:15.0f}")
+            print(f"{st.get('case', 'many'):8} {st['docs']:9d} {st['seconds']:8.1f} {st['rss_mb']:7.0f} {st['tree_rss_mb']:15.0f}")
 
 
 if __name__ == "__main__":

@@ -68,8 +68,10 @@ def test_bulk_embedding_stays_on_torch_where_bf16_is_native(exported: Path) -> N
     e = SentenceTransformerEmbedder("all-MiniLM-L6-v2", precision="bfloat16", runtime="auto", onnx_cache=exported)
     e.embed(TEXTS[:2])  # a query-sized call: ONNX
     assert e.onnx_active and not e.loaded
-    e.embed(TEXTS * 4)  # a document batch under bf16: torch, which autocasts to bf16
-    assert e.loaded
+    bulk = e.embed(TEXTS * 4)  # a document batch under bf16: torch, which autocasts to bf16
+    assert e.torch_active and not e.loaded  # the plain-torch encoder: sentence-transformers stays unloaded
+    want = SentenceTransformerEmbedder("all-MiniLM-L6-v2", precision="float32", runtime="torch").embed(TEXTS * 4)
+    assert np.sum(want * bulk, axis=1).min() >= 0.9999
 
 
 def test_a_rejected_or_missing_export_is_never_used(exported: Path, tmp_path: Path) -> None:
@@ -84,4 +86,4 @@ def test_a_rejected_or_missing_export_is_never_used(exported: Path, tmp_path: Pa
     assert onnx.OnnxTextEncoder.load(source, tmp_path / "empty") is None
     e = SentenceTransformerEmbedder("all-MiniLM-L6-v2", precision="float32", runtime="auto", onnx_cache=cache)
     assert e.embed(["a query"]).shape == (1, 384)
-    assert not e.onnx_active and e.loaded  # fell back to torch
+    assert not e.onnx_active and e.torch_active  # fell back to torch

@@ -62,6 +62,9 @@ check_cmd.register(app)
 
 
 def main() -> None:
+    from pagelens import pdf_layout_import
+
+    pdf_layout_import.defer()  # the process's entry point: PyMuPDF's layout models load on first use
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
     try:

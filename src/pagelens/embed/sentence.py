@@ -172,6 +172,7 @@ class SentenceTransformerEmbedder:
         self.runtime = runtime
         self.onnx_cache = Path(onnx_cache).expanduser() if onnx_cache else None
         self._onnx: Any = None  # None: not looked for yet; False: no verified export
+        self._lean: Any = None  # the plain-torch encoder (pagelens.embed.torch_bert); False: not usable
 
     # -- loading ---------------------------------------------------------------------------------
     @property
@@ -230,6 +231,9 @@ class SentenceTransformerEmbedder:
             return np.zeros((0, self.dim), dtype=np.float32)
         if self._use_onnx(len(texts)):
             return self._onnx.embed(list(texts), batch_size=self.batch_size)
+        if self._model is None and (lean := self._lean_encoder()) is not None:
+            with torch_threads(self.threads):
+                return lean.embed(list(texts), batch_size=self.batch_size, bf16=self.precision == "bfloat16")
         model = self._load()
         with torch_threads(self.threads), autocast(self.precision):
             vectors = model.encode(
@@ -243,8 +247,12 @@ class SentenceTransformerEmbedder:
 
     def count_tokens(self, text: str) -> int:
         """Tokens including the model's special tokens ([CLS]/[SEP]), before truncation."""
+        if self._model is None and self._lean:  # bulk runs on it: its tokenizer, no ONNX session
+            return self._lean.count_tokens(text)
         if self._model is None and self.runtime != "torch" and self._onnx_encoder() is not None:
             return self._onnx.count_tokens(text)
+        if self._model is None and (lean := self._lean_encoder()) is not None:
+            return lean.count_tokens(text)
         tokenizer = self._load().tokenizer
         return len(tokenizer.encode(text, add_special_tokens=True, verbose=False))
 
@@ -269,6 +277,44 @@ class SentenceTransformerEmbedder:
 
         return OnnxTextEncoder.load(source, self.onnx_cache, threads=self.threads)
 
+    # -- the plain-torch path (pagelens.embed.torch_bert) -----------------------------------------
+    def _lean_encoder(self) -> Any:
+        """The same model in plain torch (no sentence-transformers/transformers import, ~1.4 CPU-s to
+        load instead of ~6), in 'auto' runtime for the models it reproduces; None otherwise."""
+        if self._lean is None:
+            with self._lock:
+                if self._lean is None:
+                    self._lean = self._load_lean() or False
+        return self._lean or None
+
+    def _load_lean(self) -> Any:
+        if self.runtime != "auto":
+            return None
+        try:
+            source, local = resolve_model_path(self.name)
+        except ComponentUnavailable:
+            return None
+        if not local:
+            return None
+        from pagelens.embed.torch_bert import LeanBertEncoder
+
+        return LeanBertEncoder.load(source)
+
+    def _export_settled(self) -> bool:
+        """Whether the ONNX export was made (kept or rejected) or cannot be: then bulk embedding need
+        not load sentence-transformers to make it."""
+        import importlib.util
+
+        from pagelens.embed import onnx
+
+        try:
+            source, local = resolve_model_path(self.name)
+        except ComponentUnavailable:
+            return True
+        if not local or importlib.util.find_spec("onnx") is None or not onnx.runtime_available():
+            return True
+        return onnx.export_status(source, self.onnx_cache) is not None
+
     def _use_onnx(self, n: int) -> bool:
         """'auto': queries (small calls) before torch is loaded, and bulk where bf16 is not native
         (there the ONNX float32 model is as fast as torch and needs no torch import)."""
@@ -276,7 +322,14 @@ class SentenceTransformerEmbedder:
             return False
         if self.runtime == "auto" and (self._model is not None or (n > SMALL_CALL and self.precision == "bfloat16")):
             return False
+        if self.runtime == "auto" and self._lean and self._onnx is None:
+            return False  # bulk runs on the plain-torch model: no second model for the odd small call
         return self._onnx_encoder() is not None
+
+    @property
+    def torch_active(self) -> bool:
+        """Whether a torch model is loaded: sentence-transformers or the plain-torch encoder."""
+        return self._model is not None or bool(self._lean)
 
     @property
     def onnx_active(self) -> bool:
@@ -289,6 +342,8 @@ class SentenceTransformerEmbedder:
         if self.runtime != "torch" and (self.runtime == "onnx" or self.precision != "bfloat16"):
             if self._onnx_encoder() is not None:
                 return
+        if self.runtime == "auto" and self._export_settled() and self._lean_encoder() is not None:
+            return  # the export exists: bulk runs on the plain-torch model, sentence-transformers stays unloaded
         self._load()
         self.ensure_onnx_export()
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from pagelens.errors import PagelensError
 from pagelens.faults import crash_point
+from pagelens.memory import release as release_memory
 from pagelens.ingest.executor import ParseExecutor, create_executor
 from pagelens.models import Document, IngestResult
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
@@ -131,6 +132,7 @@ class IngestCoordinator:
                 except Exception as exc:  # one document's failure must not stop the others
                     result.status = "failed"
                     result.error = f"{result.name}: index: unexpected {type(exc).__name__}: {str(exc)[:200]}"
+                release_memory()  # what this document's parse results and batches held goes back
 
         if threads is not None:
             # One torch thread while the parsers hold the cores: spinning OpenMP threads competing with

@@ -88,6 +88,9 @@ class _WorkerCache:
     def get(cls, settings: dict[str, Any]) -> Any:
         key = hashlib.sha256(json.dumps(settings, sort_keys=True, default=str).encode()).hexdigest()
         if cls.key != key:
+            from pagelens import pdf_layout_import
+
+            pdf_layout_import.defer()  # a Ray worker process: layout models load on first use, as locally
             from pagelens.ingest.worker import Worker
 
             if cls.worker is not None:

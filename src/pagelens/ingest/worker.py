@@ -79,9 +79,9 @@ class Worker:
             self.emit({"type": "failed", "task": self.task_id, "error": str(exc), "rss_mb": rss_mb()})
         except Exception as exc:  # a parser bug fails this document, not the process
             error = f"{path.name}: parse: unexpected {type(exc).__name__}: {str(exc)[:200]}"
-            self.emit({"type": "failed", "task": self.task_id, "error": error, "rss_mb": rss_mb()})
+            self.emit({"type": "failed", "task": self.task_id, "error": error, "rss_mb": _released_rss()})
         else:
-            self.emit({"type": "done", "task": self.task_id, "result": result, "rss_mb": rss_mb()})
+            self.emit({"type": "done", "task": self.task_id, "result": result, "rss_mb": _released_rss()})
 
     def _open(self, path: Path, doc_id: str) -> Any:
         from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
@@ -155,7 +155,20 @@ class Worker:
         return out
 
 
+def _released_rss() -> float:
+    """RSS after giving back what the task freed (MuPDF's store, glibc's free pages): what the
+    executor compares with ``ingest.worker_max_rss_mb``."""
+    from pagelens import memory
+
+    memory.release()
+    return rss_mb()
+
+
 def main() -> None:
+    from pagelens import memory, pdf_layout_import
+
+    pdf_layout_import.defer()  # before the parser imports pymupdf: layout models load on first use
+    memory.limit_arenas()  # before any thread starts (the figure-OCR thread, onnxruntime's pool)
     out = os.fdopen(int(sys.argv[1]), "w", encoding="utf-8")
     sys.stdout = sys.stderr  # print() from any library goes to the log, never to the event pipe
     init = json.loads(sys.stdin.readline())
