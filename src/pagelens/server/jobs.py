@@ -15,7 +15,7 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -61,7 +61,26 @@ class Job:
         }
 
 
-class JobManager:
+class Subscribers:
+    """The /ws/jobs listeners of a job manager; the manager sets ``_listeners``, ``_ids`` and the
+    ``_lock`` that guards them."""
+
+    _lock: threading.Lock
+    _listeners: dict[int, Listener]
+    _ids: Iterator[int]
+
+    def subscribe(self, listener: Listener) -> int:
+        key = next(self._ids)
+        with self._lock:
+            self._listeners[key] = listener
+        return key
+
+    def unsubscribe(self, key: int) -> None:
+        with self._lock:
+            self._listeners.pop(key, None)
+
+
+class JobManager(Subscribers):
     """Queue, worker thread, bounded memory of finished jobs, change listeners."""
 
     def __init__(self, keep: int = 200) -> None:
@@ -99,16 +118,6 @@ class JobManager:
 
     def busy(self) -> bool:
         return bool(self.unfinished())
-
-    def subscribe(self, listener: Listener) -> int:
-        key = next(self._ids)
-        with self._lock:
-            self._listeners[key] = listener
-        return key
-
-    def unsubscribe(self, key: int) -> None:
-        with self._lock:
-            self._listeners.pop(key, None)
 
     def close(self, timeout: float = 5.0) -> None:
         """Start no further job (queued ones fail as 'server stopped'); wait a little for the running

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pagelens.errors import PagelensError
-from pagelens.server.jobs import THROTTLE_S, Job, Listener, Progress
+from pagelens.server.jobs import THROTTLE_S, Job, Listener, Progress, Subscribers
 from pagelens.store.catalog.jobs import CatalogJobQueue, JobRow, job_json
 
 log = logging.getLogger(__name__)
@@ -66,7 +66,7 @@ def server_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
 
 
-class SharedJobManager:
+class SharedJobManager(Subscribers):
     def __init__(
         self, queue: CatalogJobQueue, runner: Runner, *, name: str | None = None, lease_s: float = 60.0,
         poll_s: float = 1.0, attempts: int = 3, keep: int = 200,
@@ -125,16 +125,6 @@ class SharedJobManager:
 
     def busy(self) -> bool:
         return bool(self.queue.unfinished())
-
-    def subscribe(self, listener: Listener) -> int:
-        key = next(self._ids)
-        with self._lock:
-            self._listeners[key] = listener
-        return key
-
-    def unsubscribe(self, key: int) -> None:
-        with self._lock:
-            self._listeners.pop(key, None)
 
     # -- claiming and running ----------------------------------------------------------------------
     def _work(self) -> None:
