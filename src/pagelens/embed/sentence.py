@@ -8,7 +8,7 @@ local directory is loaded from disk only; any other name is tried on the Hugging
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -257,21 +257,28 @@ class SentenceTransformerEmbedder:
         return len(tokenizer.encode(text, add_special_tokens=True, verbose=False))
 
     # -- the ONNX fast path (pagelens.embed.onnx) ---------------------------------------------------
-    def _onnx_encoder(self) -> Any:
-        if self._onnx is None:
+    def _once(self, attr: str, load: Callable[[], Any]) -> Any:
+        """The encoder kept in ``attr``, loaded on first use (False remembers "not usable")."""
+        if getattr(self, attr) is None:
             with self._lock:
-                if self._onnx is None:
-                    self._onnx = self._load_onnx() or False
-        return self._onnx or None
+                if getattr(self, attr) is None:
+                    setattr(self, attr, load() or False)
+        return getattr(self, attr) or None
 
-    def _load_onnx(self) -> Any:
-        if self.runtime == "torch":
-            return None
+    def _local_source(self) -> Any:
+        """The model's folder when it is on this machine, else None (exports need local weights)."""
         try:
             source, local = resolve_model_path(self.name)
         except ComponentUnavailable:
             return None
-        if not local:
+        return source if local else None
+
+    def _onnx_encoder(self) -> Any:
+        return self._once("_onnx", self._load_onnx)
+
+    def _load_onnx(self) -> Any:
+        source = None if self.runtime == "torch" else self._local_source()
+        if source is None:
             return None
         from pagelens.embed.onnx import OnnxTextEncoder
 
@@ -281,20 +288,11 @@ class SentenceTransformerEmbedder:
     def _lean_encoder(self) -> Any:
         """The same model in plain torch (no sentence-transformers/transformers import, ~1.4 CPU-s to
         load instead of ~6), in 'auto' runtime for the models it reproduces; None otherwise."""
-        if self._lean is None:
-            with self._lock:
-                if self._lean is None:
-                    self._lean = self._load_lean() or False
-        return self._lean or None
+        return self._once("_lean", self._load_lean)
 
     def _load_lean(self) -> Any:
-        if self.runtime != "auto":
-            return None
-        try:
-            source, local = resolve_model_path(self.name)
-        except ComponentUnavailable:
-            return None
-        if not local:
+        source = self._local_source() if self.runtime == "auto" else None
+        if source is None:
             return None
         from pagelens.embed.torch_bert import LeanBertEncoder
 

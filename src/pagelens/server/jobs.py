@@ -79,6 +79,17 @@ class Subscribers:
         with self._lock:
             self._listeners.pop(key, None)
 
+    def _broadcast(self, data: dict[str, Any], listeners: list[Listener] | None = None) -> None:
+        """Send ``data`` to every listener (or to ``listeners``, taken under the caller's lock)."""
+        if listeners is None:
+            with self._lock:
+                listeners = list(self._listeners.values())
+        for fn in listeners:
+            try:
+                fn(data)
+            except Exception:  # noqa: BLE001 - a gone socket must not stop the job
+                log.debug("job listener failed", exc_info=True)
+
 
 class JobManager(Subscribers):
     """Queue, worker thread, bounded memory of finished jobs, change listeners."""
@@ -168,14 +179,7 @@ class JobManager(Subscribers):
         if not force and now - self._last_sent.get(job.job_id, 0.0) < THROTTLE_S:
             return
         self._last_sent[job.job_id] = now
-        data = job.to_json()
-        with self._lock:
-            listeners = list(self._listeners.values())
-        for fn in listeners:
-            try:
-                fn(data)
-            except Exception:  # noqa: BLE001 - a gone socket must not stop the job
-                log.debug("job listener failed", exc_info=True)
+        self._broadcast(job.to_json())
 
     def _trim(self) -> None:
         finished = [k for k, j in self._jobs.items() if j.state in ("done", "failed")]

@@ -246,8 +246,4 @@ class SharedJobManager(Subscribers):
                 for k in list(self._sent)[: len(self._sent) // 2]:
                     self._sent.pop(k, None)
             listeners = list(self._listeners.values())
-        for fn in listeners:
-            try:
-                fn(data)
-            except Exception:  # noqa: BLE001 - a gone socket must not stop the job
-                log.debug("job listener failed", exc_info=True)
+        self._broadcast(data, listeners)
