@@ -36,6 +36,7 @@ from pagelens.answer import text as tx
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer.focus import best_attachment, focus_idf, focus_of
 from pagelens.answer import span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
@@ -104,7 +105,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 4
+EXTRACTIVE_VERSION = 5
 
 
 @dataclass
@@ -138,6 +139,8 @@ class ExtractiveAnswerer:
     def abstains(self, ev: Evidence) -> bool:
         if self.settings.abstain == "calibrated":
             return self.calibration.probability(ev.features) < self.settings.abstain_probability
+        if self.settings.abstain == "support":
+            return sp.support_score(ev.features) < self.settings.abstain_support
         return ev.score < self.settings.abstain_threshold or ev.mismatch
 
     def evidence(self, question: str, hits: Sequence[SearchHit]) -> Evidence | None:
@@ -148,6 +151,7 @@ class ExtractiveAnswerer:
         if not cands:
             return None
         q_terms = tx.content_terms(question)
+        focus = focus_of(question)
         idf = _idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
         for c in cands:
@@ -176,6 +180,8 @@ class ExtractiveAnswerer:
             parts.append(part)
         rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
         features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
+        quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
+        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]))
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -328,7 +334,7 @@ def _support(
     features = (
         best.score, best.lexical, sp.coverage(q_terms, idf, near), float(sp.has_type(kind, span, question)),
         found, max(0.0, margin), sp.agreement(hits[best.source]), best.semantic,
-        sp.focus_found(question, near),
+        sp.focus_found(question, near), sp.dates_found(question, near),
     )
     every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
     flags = tuple(name for name, on in (
