@@ -13,12 +13,16 @@ Each candidate is scored against the question by
 The answer is the best one to three snippets, each the shortest span of its kind (``span``: a table
 cell with its row label and column header, the clauses of a sentence that carry the answer), each
 followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
-when its evidence score is below ``answer.abstain_threshold``, when a date or two of the question's
-names are missing from the answer's own page, the thing asked for is in no source, or the asked
-value's form (an e-mail address, a web address, a phone number, a date) is not in the answer's span
-(``answer.abstain = "rules"``); or, with ``"calibrated"``, when a logistic model over the support
-features (``pagelens.answer.support``, ``pagelens.answer.calibration``) gives it less than
-``answer.abstain_probability`` of being right. ``bench/answer_cv.py`` compares the two by
+by default (``answer.abstain = "support"``) when its support score (``support.support_score``) is below
+``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
+answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
+share*") in the quoted row's label/column or sentence, a value of the asked type attached to it, the
+question's names on the page, its numbers in the span. ``"rules"`` withholds it when its evidence
+score is below ``answer.abstain_threshold``, a date or two of the question's names are missing from the
+answer's own page, the thing asked for is in no source, or the asked value's form (an e-mail address, a
+web address, a phone number, a date) is not in the answer's span; ``"calibrated"`` when a logistic
+model over the support features (``pagelens.answer.support``, ``pagelens.answer.calibration``) gives
+it less than ``answer.abstain_probability`` of being right. ``bench/answer_cv.py`` compares them by
 cross-validation over whole PDFs.
 """
 

@@ -14,12 +14,19 @@ Two support features come from it (see ``pagelens.answer.support``):
   paraphrases accepted are of value types: "percentage" is supported by a "%", "price" or "cost"
   by a currency amount, "year" by a year, "date" by a date (``TYPE_WORDS``). Class words ("what
   *quantity* is plotted", "which *colour* marks ...") name the kind of the answer, not a thing the
-  document states, and are not looked for (``CLASS_WORDS``).
+  document states, and are not looked for (``CLASS_WORDS``). The terms of a "per" unit weigh half
+  (``UNIT_WEIGHT``: a dividend per share is a dividend first). A question for a value (a number, a
+  date, an e-mail address ...) needs its focus; one for a thing of a kind ("which *state* ...") is
+  answered by an instance that seldom repeats the kind, so there a miss costs half (``ENTITY_FLOOR``).
 * ``type_near``: the question's answer type (``support.answer_type``: a number, a percentage, a year,
   a date, a person, an e-mail address ...) has a value in the span that is attached to the focus: the
   asked cell of a row whose label or column names the focus, or a clause that holds both (1.0), an
   adjacent clause (``NEAR_CLAUSE``), the same sentence only (``SAME_SENTENCE``); 0 when the span holds
   no value of that type; 1 when the question asks for no particular type.
+* ``conditions``: the question's numbers other than years ("with *12* g", "*6* layers") in the span.
+
+The answer's quoted snippets are each measured and the best counts (``best_attachment``). The words
+lists below are general English (question syntax, measure and class nouns), not any document's terms.
 """
 
 from __future__ import annotations
@@ -60,9 +67,9 @@ CLASS_WORDS = frozenset("quantity thing item kind type sort color colour operati
                         "words label name title notation symbol unit part feature property benefit setting step "
                         "action actions option category format form role".split())
 """Words that name the kind of the answer rather than a thing the document states about it."""
-QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total number count score accuracy size value ratio "
-                           "income revenue revenues profit loss expense expenses expenditure expenditures earnings "
-                           "sales salary temperature duration length width height weight speed resistance "
+QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total number count score accuracy size value "
+                           "ratio income revenue revenues profit loss expense expenses expenditure expenditures "
+                           "earnings sales salary temperature duration length width height weight speed resistance "
                            "perplexity f1 percentage dividend dividends tax charge population efficiency yield".split())
 """Focus words that name a quantity: the question wants a number even without "how many"."""
 _NOUNS = MEASURE_WORDS | QUANTITY_WORDS | CLASS_WORDS  # nouns among text.STOPWORDS ("value", "name", "type")
@@ -105,8 +112,8 @@ def focus_of(question: str) -> Focus:
             i += 1
         else:
             return Focus((), (), kind)
-    if wh in ("when", "where"):
-        return Focus((), (), kind)
+    if wh in ("when", "where") or (wh in ("who", "whom") and i < len(toks) and toks[i].lower() not in _AUX):
+        return Focus((), (), kind)  # "Who wrote ...": a verb follows, the question names no thing
     words: list[str] = []
     skipping = True  # auxiliaries and determiners before the phrase ("what was the ...")
     while i < len(toks) and sum(w.lower() not in _JOINERS for w in words) < MAX_FOCUS_WORDS:
@@ -146,7 +153,8 @@ def focus_of(question: str) -> Focus:
     terms = [t for w in words if w.lower() not in CLASS_WORDS and w.lower() not in _JOINERS
              for t in tx.content_terms(w)]
     per = next((k for k, w in enumerate(words) if w.lower() == "per"), len(words))
-    units = {t for w in words[per + 1:] for t in tx.content_terms(w)} - {t for w in words[:per] for t in tx.content_terms(w)}
+    units = ({t for w in words[per + 1:] for t in tx.content_terms(w)}
+             - {t for w in words[:per] for t in tx.content_terms(w)})
     heads = [w.lower() for w in words if w.lower() not in _JOINERS]
     if not kind and heads and (set(heads) & QUANTITY_WORDS):
         kind = "number"  # "what corrosion rate ...", "what dividend per share ..."
