@@ -1,6 +1,8 @@
 """Abstention of the extractive answerer, cross-validated by DOCUMENT, with a third of the PDFs aside.
 
     .venv/bin/python bench/answer_cv.py --corpus ../shared/corpus --home /tmp/cvhome   # reuse a home
+    .venv/bin/python bench/answer_cv.py --corpus ../shared/corpus --home /tmp/cvhome \
+        --unseen bench/data/questions-unseen-unanswerable.jsonl                       # + unseen negatives
 
 Split (fixed, written down here so it is not chosen after the fact): the dev PDFs named by the three
 question files, sorted by name and shuffled with ``random.Random(20261201)``; the first third
