@@ -1,6 +1,8 @@
 """Abstention of the extractive answerer, cross-validated by DOCUMENT, with a third of the PDFs aside.
 
     .venv/bin/python bench/answer_cv.py --corpus ../shared/corpus --home /tmp/cvhome   # reuse a home
+    .venv/bin/python bench/answer_cv.py --corpus ../shared/corpus --home /tmp/cvhome \
+        --unseen bench/data/questions-unseen-unanswerable.jsonl                       # + unseen negatives
 
 Split (fixed, written down here so it is not chosen after the fact): the dev PDFs named by the three
 question files, sorted by name and shuffled with ``random.Random(20261201)``; the first third
@@ -18,13 +20,18 @@ and are reported as their own column; accuracy is scored on the real questions o
 Modes compared per fold and on both halves:
 
 * ``never``: never abstain;
-* ``rules-before``: the rules as they were (evidence score below ``answer.abstain_threshold``, a date or
-  two names of the question missing from the answer's page, or the asked-for thing in no source);
-* ``rules``: ``answer.abstain = "rules"``: the same, and the asked-for value's form (an e-mail address,
-  a web address, a phone number, a date) absent from the answer's span;
+* ``rules``: ``answer.abstain = "rules"``: evidence score below ``answer.abstain_threshold``, a date or
+  two names of the question missing from the answer's page, the asked-for thing in no source, or the
+  asked-for value's form (an e-mail address, a web address, a phone number, a date) absent from the
+  answer's span;
 * ``rules-cv``: the same rules with the evidence-score cut fit on the training folds;
 * ``calibrated``: ``answer.abstain = "calibrated"``, a logistic model over the support features
-  (``pagelens.answer.support.FEATURES``) with its cut fit on the training folds.
+  (``pagelens.answer.support.FEATURES``) with its cut fit on the training folds;
+* ``support``: ``answer.abstain = "support"``, the support score (``support.support_score``: no fitted
+  weight) with its one cut fit on the training folds.
+
+``--unseen FILE``: unanswerable questions about the held-aside PDFs, written without tuning on them, are
+asked of the whole index and reported on their own line (fit on the whole tuning half).
 
 Columns: ``acc`` answer accuracy on the real questions (answerable: answered and right;
 unanswerable: abstained), ``unans`` unanswerable questions abstained on, ``false`` answerable questions
@@ -48,10 +55,10 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 import numpy as np  # noqa: E402
 
-from pagelens.answer.calibration import Calibration, best_threshold, fit  # noqa: E402
+from pagelens.answer.calibration import DEFAULT, Calibration, best_threshold, fit  # noqa: E402
 from pagelens.answer.extractive import ExtractiveAnswerer  # noqa: E402
 from pagelens.answer.query import plan_query  # noqa: E402
-from pagelens.answer.support import FEATURES  # noqa: E402
+from pagelens.answer.support import FEATURES, support_score  # noqa: E402
 from pagelens.evaluate import UNANSWERABLE, Question, answer_correct, load_questions  # noqa: E402
 from pagelens.models import SearchHit  # noqa: E402
 from pagelens.settings import AnswerSettings, Settings  # noqa: E402
@@ -61,7 +68,7 @@ QUESTION_FILES = ("questions.jsonl", "questions-special.jsonl", "questions-repor
 SEED = 20261201
 FOLDS = 5
 SWAP_WEIGHT = 0.1  # weight of one swapped question against one real question
-MODES = ("never", "rules-before", "rules", "rules-cv", "calibrated")
+MODES = ("never", "rules", "rules-cv", "calibrated", "support")
 
 
 @dataclass
@@ -75,6 +82,7 @@ class Row:
     flags: tuple[str, ...]
     score: float
     text: str = ""
+    unseen: bool = False  # an unanswerable question of the --unseen file (reported on its own)
 
     @property
     def weight(self) -> float:
@@ -93,9 +101,12 @@ def split(pdfs: list[str]) -> tuple[list[str], list[list[str]]]:
     return aside, [tuning[i::FOLDS] for i in range(FOLDS)]
 
 
-def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[Path] | None = None) -> list[Row]:
-    """Every real question and its swapped copies, answered once without abstaining."""
+def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[Path] | None = None,
+            unseen: list[Path] | None = None) -> list[Row]:
+    """Every real question and its swapped copies, answered once without abstaining; the questions of
+    the ``unseen`` files are asked of the whole index too, as rows of their own."""
     questions = load_questions(files or [corpus / n for n in QUESTION_FILES if (corpus / n).exists()])
+    extra = load_questions(unseen) if unseen else []
     pdfs = sorted({q.pdfs[0] for q in questions})
     aside, folds = split(pdfs)
     group = {p: tuple(g) for g in [aside, *folds] for p in g}
@@ -107,6 +118,7 @@ def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[
         others = [p for p in group[q.pdfs[0]] if p not in q.pdfs]
         if q.modality != UNANSWERABLE and others:
             jobs.append((q, f"swap:{q.id}", others))
+    jobs += [(q, f"unseen:{q.id}", None) for q in extra]
     todo = [j for j in jobs if j[1] not in cache]
     if todo:
         _retrieve(home, corpus, todo, cache)
@@ -116,13 +128,15 @@ def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[
         hits = [SearchHit.model_validate(h) for h in cache[key]]
         standalone = plan_query(None, q.question, expand=True).standalone
         ev = answerer.evidence(standalone, hits)
-        swapped = key.startswith("swap:")
+        swapped, extra_q = key.startswith("swap:"), key.startswith("unseen:")
         answerable = q.modality != UNANSWERABLE
         if ev is None:
-            rows.append(Row(key, q.pdfs[0], answerable, swapped, False, tuple(0.0 for _ in FEATURES), ("empty",), 0.0))
+            rows.append(Row(key, q.pdfs[0], answerable, swapped, False, tuple(0.0 for _ in FEATURES), ("empty",), 0.0,
+                            unseen=extra_q))
             continue
         right = answerable and not swapped and answer_correct(ev.text, q.answers)
-        rows.append(Row(key, q.pdfs[0], answerable, swapped, right, ev.features, ev.flags, ev.score, ev.text))
+        rows.append(Row(key, q.pdfs[0], answerable, swapped, right, ev.features, ev.flags, ev.score, ev.text,
+                        unseen=extra_q))
     return rows
 
 
@@ -181,6 +195,23 @@ def calibrated(cal: Calibration, cut: float) -> Decide:
     return lambda r: cal.probability(r.x) < cut
 
 
+def support(cut: float) -> Decide:
+    return lambda r: support_score(r.x) < cut
+
+
+def support_cut(rows: list[Row]) -> float:
+    """The support-score cut that scores best on ``rows`` (as ``rules_cut``)."""
+    grid = [i / 100 for i in range(0, 91)]
+
+    def gain(t: float) -> float:
+        d = support(t)
+        return sum(r.weight * ((not d(r) and r.right) if r.positive else d(r)) for r in rows)
+
+    gains = [gain(t) for t in grid]
+    best = [t for t, g in zip(grid, gains) if g >= max(gains) - 1e-9]
+    return best[len(best) // 2]
+
+
 # -- scoring ----------------------------------------------------------------------------------------
 @dataclass
 class Score:
@@ -214,6 +245,8 @@ def _head(modes: tuple[str, ...]) -> str:
 
 
 def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
+    unseen = [r for r in rows if r.unseen]
+    rows = [r for r in rows if not r.unseen]
     pdfs = sorted({r.pdf for r in rows})
     aside, folds = split(pdfs)
     tuning = [p for f in folds for p in f]
@@ -225,7 +258,7 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
         train = [r for r in rows if r.pdf in tuning and r.pdf not in fold]
         test = [r for r in rows if r.pdf in fold]
         cal, cut = calibrate(train)
-        deciders = _deciders(settings, cal, cut, final, rules_cut(train))
+        deciders = _deciders(settings, cal, cut, final, rules_cut(train), support_cut(train))
         for m, d in zip(modes, deciders):
             pooled[m] += [(r, d(r)) for r in test]
         print(_line(f"fold {i + 1}: {', '.join(p.removesuffix('.pdf')[:14] for p in fold)}",
@@ -234,19 +267,25 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
     print(_line("tuning half, cross-validated", cv))
     cal, cut = calibrate([r for r in rows if r.pdf in tuning])
     score_cut = rules_cut([r for r in rows if r.pdf in tuning])
-    deciders = _deciders(settings, cal, cut, final, score_cut)
+    s_cut = support_cut([r for r in rows if r.pdf in tuning])
+    deciders = _deciders(settings, cal, cut, final, score_cut, s_cut)
     held = [r for r in rows if r.pdf in aside]
     print(_line("HELD-ASIDE half (fit on all tuning)", {m: score(held, d) for m, d in zip(modes, deciders)}))
     print(_line(f"all {len(pdfs)} PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
+    if unseen:
+        print(_line("UNSEEN unanswerable (fit on tuning)", {m: score(unseen, d) for m, d in zip(modes, deciders)}))
     print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
-    print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}")
+    print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}; "
+          f"support cut (answer.abstain_support) = {s_cut}")
 
 
-def _deciders(settings: AnswerSettings, cal: Calibration, cut: float, final: str, score_cut: float) -> list[Decide]:
-    by_name = {"never": lambda r: False, "rules-before": rules(settings.abstain_threshold, skip=("type",)),
-               "rules": rules(settings.abstain_threshold), "rules-cv": rules(score_cut),
-               "calibrated": calibrated(cal, cut)}
-    return [*by_name.values(), by_name[final]]
+def _deciders(settings: AnswerSettings, cal: Calibration, cut: float, final: str, score_cut: float,
+              s_cut: float) -> list[Decide]:
+    by_name = {"never": lambda r: False, "rules": rules(settings.abstain_threshold), "rules-cv": rules(score_cut),
+               "calibrated": calibrated(cal, cut), "support": support(s_cut)}
+    shipped = {"rules": rules(settings.abstain_threshold), "support": support(settings.abstain_support),
+               "calibrated": calibrated(DEFAULT, settings.abstain_probability)}  # as the settings ship it
+    return [*by_name.values(), shipped[final]]
 
 
 def _pooled(pairs: list[tuple[Row, bool]]) -> Score:
@@ -259,6 +298,8 @@ def main() -> None:
     ap.add_argument("--home", type=Path, required=True, help="data home (kept: it caches the retrieved sources)")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="folder with pdfs/ and the question files")
     ap.add_argument("--questions", type=Path, nargs="*", help="question files (default: the three dev files)")
+    ap.add_argument("--unseen", type=Path, nargs="*", help="unanswerable questions on PDFs not tuned on, reported "
+                    "on their own line (bench/data/questions-unseen-unanswerable.jsonl)")
     ap.add_argument("--dump", action="store_true", help="print every question's features and outcome")
     ap.add_argument("--fresh", action="store_true", help="retrieve again instead of reusing the hits kept in the home")
     args = ap.parse_args()
@@ -269,11 +310,11 @@ def main() -> None:
         (args.home / "answer_cv_hits.json").unlink(missing_ok=True)
     settings = AnswerSettings()
     rows = collect(args.home, args.corpus, ExtractiveAnswerer(settings, SentenceTransformerEmbedder(threads=1)),
-                   args.questions)
+                   args.questions, args.unseen)
     if args.dump:
         print(f"{'id':<22}{'kind':<6}{'right':<6}{'flags':<12}" + " ".join(f"{f[:6]:>6}" for f in FEATURES))
         for r in rows:
-            kind = "swap" if r.swapped else ("ans" if r.answerable else "UNANS")
+            kind = "swap" if r.swapped else ("ans" if r.answerable else "UNSEEN" if r.unseen else "UNANS")
             print(f"{r.id:<22}{kind:<6}{'right' if r.right else '-':<6}{','.join(r.flags):<12}"
                   + " ".join(f"{v:>6.2f}" for v in r.x))
         print()

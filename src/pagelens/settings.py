@@ -259,15 +259,21 @@ class AnswerSettings(BaseModel):
     abstain_threshold: float = Field(
         0.35, description="Extractive answerer abstains below this evidence score (0..1)."
     )
-    abstain: Literal["rules", "calibrated"] = Field(
-        "rules", description="How the extractive answerer decides to abstain: 'rules' (evidence score below "
-        "abstain_threshold, a date or two names of the question missing from the answer's own source, the thing "
-        "asked for in no source, or the asked value's form (e-mail, web address, phone, date) not in the answer) or "
-        "'calibrated' (a logistic model over support features, pagelens.answer.calibration). Cross-validated by PDF "
-        "on the dev questions (bench/answer_cv.py) the rules held up better (0.78 vs 0.76)."
+    abstain: Literal["rules", "calibrated", "support"] = Field(
+        "support", description="How the extractive answerer decides to abstain: 'support' (one support score below "
+        "abstain_support: the evidence score times the dates found, times a factor for each of the thing asked for "
+        "in the answer's own row/sentence, a value of the asked type attached to it, the question's names and numbers; "
+        "pagelens.answer.support.support_score), 'rules' (evidence score below abstain_threshold, a date or two names "
+        "of the question missing from the answer's own source, the thing asked for in no source, or the asked value's "
+        "form (e-mail, web address, phone, date) not in the answer) or 'calibrated' (a logistic model over the support "
+        "features, pagelens.answer.calibration). bench/answer_cv.py compares them by cross-validation over PDFs."
     )
     abstain_probability: float = Field(
-        0.368, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
+        0.487, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
+    )
+    abstain_support: float = Field(
+        0.30, ge=0, le=1, description="With abstain='support': abstain below this support score (cut chosen by "
+        "bench/answer_cv.py on the tuning PDFs)."
     )
     enrich: bool = Field(False, description="At ingest, index LLM summaries of chunks and figure descriptions.")
     cache: bool = Field(True, description="Semantic answer cache.")

@@ -13,12 +13,16 @@ Each candidate is scored against the question by
 The answer is the best one to three snippets, each the shortest span of its kind (``span``: a table
 cell with its row label and column header, the clauses of a sentence that carry the answer), each
 followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
-when its evidence score is below ``answer.abstain_threshold``, when a date or two of the question's
-names are missing from the answer's own page, the thing asked for is in no source, or the asked
-value's form (an e-mail address, a web address, a phone number, a date) is not in the answer's span
-(``answer.abstain = "rules"``); or, with ``"calibrated"``, when a logistic model over the support
-features (``pagelens.answer.support``, ``pagelens.answer.calibration``) gives it less than
-``answer.abstain_probability`` of being right. ``bench/answer_cv.py`` compares the two by
+by default (``answer.abstain = "support"``) when its support score (``support.support_score``) is below
+``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
+answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
+share*") in the quoted row's label/column or sentence, a value of the asked type attached to it, the
+question's names on the page, its numbers in the span. ``"rules"`` withholds it when its evidence
+score is below ``answer.abstain_threshold``, a date or two of the question's names are missing from the
+answer's own page, the thing asked for is in no source, or the asked value's form (an e-mail address, a
+web address, a phone number, a date) is not in the answer's span; ``"calibrated"`` when a logistic
+model over the support features (``pagelens.answer.support``, ``pagelens.answer.calibration``) gives
+it less than ``answer.abstain_probability`` of being right. ``bench/answer_cv.py`` compares them by
 cross-validation over whole PDFs.
 """
 
@@ -36,6 +40,7 @@ from pagelens.answer import text as tx
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer.focus import best_attachment, focus_idf, focus_of
 from pagelens.answer import span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
@@ -104,7 +109,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 4
+EXTRACTIVE_VERSION = 5
 
 
 @dataclass
@@ -138,6 +143,8 @@ class ExtractiveAnswerer:
     def abstains(self, ev: Evidence) -> bool:
         if self.settings.abstain == "calibrated":
             return self.calibration.probability(ev.features) < self.settings.abstain_probability
+        if self.settings.abstain == "support":
+            return sp.support_score(ev.features) < self.settings.abstain_support
         return ev.score < self.settings.abstain_threshold or ev.mismatch
 
     def evidence(self, question: str, hits: Sequence[SearchHit]) -> Evidence | None:
@@ -148,6 +155,7 @@ class ExtractiveAnswerer:
         if not cands:
             return None
         q_terms = tx.content_terms(question)
+        focus = focus_of(question)
         idf = _idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
         for c in cands:
@@ -176,6 +184,8 @@ class ExtractiveAnswerer:
             parts.append(part)
         rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
         features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
+        quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
+        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]))
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -328,7 +338,7 @@ def _support(
     features = (
         best.score, best.lexical, sp.coverage(q_terms, idf, near), float(sp.has_type(kind, span, question)),
         found, max(0.0, margin), sp.agreement(hits[best.source]), best.semantic,
-        sp.focus_found(question, near),
+        sp.focus_found(question, near), sp.dates_found(question, near),
     )
     every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
     flags = tuple(name for name, on in (

@@ -20,6 +20,12 @@ None of them looks for particular phrases of particular questions:
 * ``semantic``: cosine of the span with the question.
 * ``focus_found``: share of the words of the thing asked for ("what *license price* ...") found in the
   neighbourhood.
+* ``dates_found``: share of the question's dates (a month with its day and year, or a year, as one) found
+  in the neighbourhood: a page about November 2015 does not answer for October 2015.
+* ``focus_span`` and ``type_near`` (``pagelens.answer.focus``): the thing asked for supported by the span's
+  immediate context (a cell's row label and column header, the sentence), and a value of the asked
+  type attached to it (same cell or clause); ``conditions``: the question's numbers other than years
+  ("with 12 g", "6 layers") found in the span.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from pagelens.answer import text as tx
 from pagelens.models import SearchHit
 
 FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found", "margin", "agreement", "semantic",
-            "focus_found")
+            "focus_found", "dates_found", "focus_span", "type_near", "conditions")
 
 # Expected answer types: (type, what in a question asks for it). Checked in this order; the first wins.
 _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -46,7 +52,9 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("year", re.compile(r"\b(what|which|in what|in which)\s+year\b", re.I)),
     ("percent", re.compile(r"\b(what|which|by what)\s+(percentage|percent|share|fraction|proportion)\b|"
                            r"\bhow many percent\b", re.I)),
-    ("person", re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)),
+    # "Who ...", "What are the authors ...": not "what stepsize do the authors recommend".
+    ("person", re.compile(r"^\s*who\b|\b(what|which)\s+((are|is|were|was)\s+)?(the\s+)?(names?\s+of\s+(the\s+)?)?"
+                          r"authors?\b|\bwritten by\b", re.I)),
     ("number", re.compile(
         r"\b(how (many|much|large|big|long|fast|slow|high|low|old)|what (percentage|percent|score|accuracy|value|"
         r"number|size|rate|amount|total|count|price|cost|range)|which (score|value|number|accuracy|amount))\b", re.I)),
@@ -150,3 +158,43 @@ def focus_found(question: str, terms: set[str]) -> float:
     if not focus:
         return 1.0
     return sum(any(t in terms or tx.prefix_match(t, terms) for t in ts) for ts in focus) / len(focus)
+
+
+_DATE_UNIT = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|december)\b"
+    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?(?:\s+((?:19|20)\d\d)\b)?|\b((?:19|20)\d\d)\b", re.I)
+
+
+def dates_found(question: str, terms: set[str]) -> float:
+    """Share of the question's dates found in ``terms``; a month counts with its year ("October 2015"
+    is found only where both are). "May" counts only with a year (it is also a verb). 1 when the
+    question names no date."""
+    units: list[list[str]] = []
+    for m in _DATE_UNIT.finditer(question):
+        if m.group(1):
+            if m.group(1).lower() == "may" and not m.group(2):
+                continue
+            units.append([m.group(1).lower(), *([m.group(2)] if m.group(2) else [])])
+        else:
+            units.append([m.group(3)])
+    if not units:
+        return 1.0
+    found = sum(all(w in terms or tx.prefix_match(w, terms) for w in u) for u in units)
+    return found / len(units)
+
+
+SOFT = 0.5
+"""In the support score a missing support (focus, type, names, conditions) halves the evidence."""
+SUPPORT_FACTORS = ("focus_span", "type_near", "names_found", "conditions")
+
+
+def support_score(x: Sequence[float]) -> float:
+    """One score for abstaining (``answer.abstain = "support"``): the evidence score times the share of
+    the question's dates found (a page of another month answers nothing), times ``SOFT + (1 - SOFT) · f``
+    for each support ``f`` in ``SUPPORT_FACTORS``. No weight is fit: only the cut
+    (``answer.abstain_support``) is, by ``bench/answer_cv.py``'s cross-validation over PDFs."""
+    f = dict(zip(FEATURES, x, strict=True))
+    s = f["score"] * f["dates_found"]
+    for name in SUPPORT_FACTORS:
+        s *= SOFT + (1 - SOFT) * f[name]
+    return s
