@@ -14,7 +14,7 @@ then has a place in the top k.
 
 A question with one part and no such cue is left exactly as the retriever ranked it. Each hit a part
 chose says so (``SearchHit.parts``), and every hit carries its rank in each part's ranking
-(channels ``part1_rank``, ``part2_rank``, ...).
+(channels ``part1.rank``, ``part2.rank``, ...).
 """
 
 from __future__ import annotations
@@ -91,8 +91,13 @@ def apply(
             # A part that names its own document (a period, an issuer) is looked for in the documents
             # its routing names; the others in the question's (anywhere when it names none). Naming
             # words say which document, never which page: they do not pick the page.
-            names = own & naming
-            docs = (pr.routing.above(COVER_STRENGTH) if pr.routing is not None else []) if names else question_docs
+            part_docs = pr.routing.above(COVER_STRENGTH) if pr.routing is not None else []
+            docs = part_docs if own & naming else question_docs
+            if not docs:
+                # Nothing names a document: the part's evidence comes from a document the question's
+                # own top k or the part's routing points to, not from one only its words happen to match
+                # ("what is that person's job title?" alone matches any résumé).
+                docs = list(dict.fromkeys([*(c.chunk.doc_id for c in out[:k]), *part_docs]))
             rep = representative(pr.ranking, own - naming, docs)
             if rep is not None:
                 reps.append((pr.part.label, rep))
@@ -109,12 +114,12 @@ def _strongest(routing: Routing | None) -> list[str]:
 
 
 def _note_ranks(out: Sequence[Any], parts: Sequence[PartRanking]) -> None:
-    """Each candidate's rank in each part's ranking (channels ``partN_rank``), for explanations;
-    a part's candidates beyond ``out`` get their own."""
+    """Each candidate's rank in each part's ranking (channels ``part1.rank``, ...: explanations, not
+    retrieval channels), a part's candidates beyond ``out`` included."""
     for i, pr in enumerate(parts, 1):
         ranks = {page_key(c): r for r, c in enumerate(pr.ranking, 1)}
         for c in [*out, *pr.ranking]:
             r = ranks.get(page_key(c))
             if r is not None:
-                c.channels[f"part{i}_rank"] = float(r)
+                c.channels[f"part{i}.rank"] = float(r)
 
