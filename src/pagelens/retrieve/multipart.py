@@ -29,7 +29,7 @@ from pagelens.retrieve.diversity import cover_documents, page_key
 from pagelens.retrieve.parts import Decomposition, Part, decompose
 from pagelens.retrieve.routing import COVER_STRENGTH, Routing
 
-_COUNT = {"two": 2, "both": 2, "three": 3, "four": 4}
+_COUNT = {"two": 2, "three": 3, "four": 4}
 _COUNTED = re.compile(r"\b(two|three|four)\s+(?:\w+\s+)?(?:papers|reports|documents|filings|files|articles|studies)\b", re.I)
 
 PartSearch = Callable[[str], tuple[list[Any], "Routing | None"]]
@@ -58,6 +58,7 @@ def _one_name(d: Decomposition, routing: Routing) -> bool:
 
 
 def wanted_documents(question: str) -> int:
+    """How many documents a question that spans documents asks about ("the three reports"; else two)."""
     m = _COUNTED.search(question)
     return _COUNT[m.group(1).lower()] if m else 2
 
