@@ -172,6 +172,7 @@ def main() -> None:
     print(f"{'setting':<22}{'questions':<12}{'n':>4}{'hit@1':>8}{'hit@5':>8}{'MRR':>7}{'answers':>9}")
     for label, overrides, scoped in (
         ("routing off", {"retrieval.route": False}, False),
+        ("multipart off", {"retrieval.multipart": False}, False),
         ("routing on (default)", {}, False),
         ("own filing as filter", {}, True),
     ):

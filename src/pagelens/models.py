@@ -205,6 +205,10 @@ class SearchHit(BaseModel):
     merged: list["SearchHit"] = Field(
         default_factory=list, description="Lower-ranked chunks of the same page, carried by this one (rank = fused rank)."
     )
+    parts: list[str] = Field(
+        default_factory=list, description="The parts of a multi-part question this hit is the best evidence for "
+        "(pagelens.retrieve.multipart); empty for one-part questions."
+    )
 
     def all_chunks(self) -> list[Chunk]:
         """This hit's chunk, then the chunks of its page it carries."""

@@ -231,6 +231,12 @@ class RetrievalSettings(BaseModel):
     extra_query_weight: float = Field(
         1.0, ge=0, description="Fusion weight of extra queries (HyDE, multi-query, expansion) relative to the question."
     )
+    multipart: bool = Field(
+        True, description="Questions asking for several things (A and B, from 2017 to 2018, two clauses) or spanning "
+        "documents ('both papers', 'the other report'): each part is retrieved on its own and the top k keeps each "
+        "part's best page and a place for every document spanned (pagelens.retrieve.multipart). One-part questions "
+        "rank as without it."
+    )
 
 
 class AnswerSettings(BaseModel):

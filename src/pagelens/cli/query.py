@@ -27,7 +27,7 @@ def hit_json(h: SearchHit) -> dict[str, Any]:
     return {
         "rank": h.rank, "score": round(h.score, 6), "doc": c.doc_name, "doc_id": c.doc_id, "page": c.page,
         "pages": c.pages, "kind": c.kind, "text": c.text, "channels": h.channels,
-        "rerank_score": h.rerank_score, "bboxes": c.bboxes,
+        "rerank_score": h.rerank_score, "bboxes": c.bboxes, "parts": h.parts,
     }
 
 
@@ -59,6 +59,7 @@ def search(
     doc: Optional[list[str]] = typer.Option(None, "--doc", help="Only these documents (name or id); repeatable."),
     as_json: bool = typer.Option(False, "--json"),
     batch: Optional[str] = typer.Option(None, "--batch", help="JSONL with 'id' and 'question'; one JSON line out each."),
+    explain: bool = typer.Option(False, "--explain", help="Per hit: each channel's score and rank, and the question part it answers."),
 ) -> None:
     """Ranked sources for a query, without any LLM."""
     if mode not in MODES:
@@ -82,7 +83,17 @@ def search(
         chans = " ".join(f"{n}={v:.3g}" for n, v in h.channels.items() if not n.endswith("_rank"))
         out_console().print(f"[bold]{h.rank}.[/bold] {escape(terminal_safe(c.doc_name))} p.{c.page} [cyan]{c.kind}[/cyan] "
                           f"score {h.score:.4f} [dim]{chans}[/dim]")
+        if explain:
+            _explain(h)
         out_console().print("   " + _snippet(c.text), markup=False)
+
+
+def _explain(h: SearchHit) -> None:
+    """Each channel that found the hit with its rank there, and the parts of the question it answers."""
+    ranks = " ".join(f"{n[:-5]}#{int(v)}" for n, v in h.channels.items() if n.endswith("_rank"))
+    out_console().print(f"   channels: {ranks or '-'}", markup=False, style="dim")
+    if h.parts:
+        out_console().print("   answers part: " + "; ".join(terminal_safe(p) for p in h.parts), markup=False)
 
 
 def _snippet(text: str, n: int = 300) -> str:

@@ -209,4 +209,4 @@ def _hit(h: dict[str, Any]) -> SearchHit:
     )
     score = h["rerank_score"] if h.get("rerank_score") is not None else h["score"]
     return SearchHit(rank=h["n"], score=score, chunk=chunk, channels=h.get("raw_channels", {}),
-                     rerank_score=h.get("rerank_score"))
+                     rerank_score=h.get("rerank_score"), parts=h.get("parts", []))

@@ -37,6 +37,7 @@ from pagelens.models import Chunk, SearchHit
 from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks
+from pagelens.retrieve import multipart
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import DocRouter, Routing
 from pagelens.settings import Settings
@@ -58,12 +59,13 @@ class _Candidate:
     rerank: float | None = None
     merged: list["_Candidate"] = field(default_factory=list)
     fused_rank: int = 0  # 1-based place in the fused list (a merged chunk's rank)
+    parts: list[str] = field(default_factory=list)  # the question's parts this one is the best evidence for
 
     def hit(self, rank: int) -> SearchHit:
         return SearchHit(
             rank=rank, score=self.rerank if self.rerank is not None else self.fused, chunk=self.chunk,
             channels=self.channels, rerank_score=self.rerank,
-            merged=[m.hit(m.fused_rank) for m in self.merged],
+            merged=[m.hit(m.fused_rank) for m in self.merged], parts=list(self.parts),
         )
 
 
@@ -135,6 +137,11 @@ class Retriever:
         if routing is not None and routing.covered:
             ordered = cover_documents(ordered, k, routing.covered)
         timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
+        if rs.multipart and mode == "hybrid":
+            t0 = time.perf_counter()
+            ordered = multipart.apply(query, ordered, k, routing,
+                                      lambda part: self._part(part, channels, doc_ids, weights, routed))
+            timings["parts"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         return [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
 
@@ -255,6 +262,18 @@ class Retriever:
             c.fused_rank = i
         timings["fuse"] = _ms(t0)
         return out, routing
+
+    def _part(
+        self, query: str, channels: list[str], doc_ids: list[str] | None, weights: dict[str, float], routed: bool,
+    ) -> tuple[list[_Candidate], Routing | None]:
+        """One part of a multi-part question (``pagelens.retrieve.multipart``), fused with its own routing,
+        deduplicated and merged per page like the question."""
+        candidates, routing = self._fused([query], channels, doc_ids, weights, routed)
+        if self.known_docs is not None:
+            known = self.known_docs()
+            candidates = [c for c in candidates if c.chunk.doc_id in known]
+        candidates = dedupe(candidates)
+        return (merge_pages(candidates) if self.settings.retrieval.merge_pages else candidates), routing
 
     def _scoped(
         self, query: str, named: list[tuple[str, ChannelQuery]], routing: Routing

@@ -50,6 +50,7 @@ def source_json(n: int, hit: SearchHit, scale: float, extra: dict[str, Any] | No
         "channels": ranks,
         "raw_channels": hit.channels,
         "element_ids": c.element_ids,
+        "parts": hit.parts,
     }
     if extra:
         out.update(extra)
