@@ -222,3 +222,25 @@ def test_scores_follow_distinctiveness():
     assert score_documents({"warehous": (set(), {"a10"})}, 4).strength == {}
     # A term that runs through other documents' text (low concentration) names nothing.
     assert score_documents({"tabl": ({"g"}, set())}, 4, concentration={"tabl": 0.1}).strength == {}
+
+
+def test_replaced_and_removed_documents_leave_no_routing_profile(settings, tmp_path: Path):
+    """Re-ingesting a changed file replaces its profile (one per document, not one per version), and
+    `rm` takes the profile with the chunks: a stale profile would route questions to a gone version."""
+    from pagelens.app import Pagelens
+    from pagelens.embed.fake import HashingEmbedder
+    from pagelens.index.profile import profile_collection
+
+    settings = settings.with_overrides(**{"ingest.ocr": "off"})
+    name, cover, capex, interest, unique = REPORTS[2]
+    path = _report(tmp_path / name, cover, capex, interest, unique)
+    with Pagelens(settings, embedder=HashingEmbedder(64)) as app:
+        first = app.ingest([path])[0].doc_id
+        coll = profile_collection(settings.index_name())
+        assert app.store.count(coll) == 1 and app.store.count(coll, first) == 1
+        _report(path, cover, capex + 1, interest, unique + " Restated.")  # the file changes
+        second = app.ingest([path])[0].doc_id
+        assert second != first
+        assert app.store.count(coll) == 1 and app.store.count(coll, first) == 0
+        app.remove(second)
+        assert app.store.count(coll) == 0

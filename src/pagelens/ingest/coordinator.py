@@ -27,6 +27,7 @@ from pagelens.errors import PagelensError
 from pagelens.faults import crash_point
 from pagelens.memory import release as release_memory
 from pagelens.ingest.executor import ParseExecutor, create_executor
+from pagelens.index.profile import profile_collection
 from pagelens.models import Document, IngestResult
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
 
@@ -268,6 +269,8 @@ class IngestCoordinator:
             present = set(index_collections(store, self.settings.index.collection_prefix))
             for collection in sorted({self.settings.index_name(), *(built & present)}):
                 store.delete_doc(collection, doc_id)
+                # and its routing profile: a stale one would route questions to a gone version
+                store.delete_doc(profile_collection(collection), doc_id)
             if cache is not None:
                 cache.invalidate_docs([doc_id])
         except PagelensError as exc:
