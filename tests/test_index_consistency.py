@@ -66,8 +66,9 @@ def test_check_reports_orphans_and_old_indexes_and_repairs_prunes_them(app: Page
 
     report = IndexChecker(app).check()
     assert report.orphan_docs == {r.doc_id: r.chunks} and [o.name for o in report.other_collections] == [old]
+    assert report.orphan_profiles == {r.doc_id: 1}  # its routing profile is orphaned too
     repaired = IndexChecker(app).repair(report)
-    assert repaired.ok and repaired.repaired["deleted"] == r.chunks
+    assert repaired.ok and repaired.repaired["deleted"] == r.chunks + 1 and repaired.orphan_profiles == {}
     assert IndexChecker(app).prune(repaired) == [old]
     assert app.store.collection_spec(old) is None
 

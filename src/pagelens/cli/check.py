@@ -54,6 +54,8 @@ def _print(before, after) -> None:  # noqa: ANN001 - CheckReport, imported lazil
                   f"{safe_markup(d.name)} ({d.doc_id[:12]}): {', '.join(parts)}")
     for doc_id, n in before.orphan_docs.items():
         out.print(f"[yellow]orphans[/yellow]  {n} points of document {escape(doc_id[:12])}, which the catalog no longer has")
+    for doc_id, n in before.orphan_profiles.items():
+        out.print(f"[yellow]orphans[/yellow]  routing profile of document {escape(doc_id[:12])}, which the catalog no longer has")
     for doc_id, op in before.pending:
         out.print(f"[yellow]pending[/yellow]  {op} of document {escape(doc_id[:12])} not confirmed by the index yet")
     if after.repaired:

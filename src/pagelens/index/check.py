@@ -56,6 +56,7 @@ class CheckReport:
     other_collections: list[OtherCollection]
     repaired: dict[str, int] = field(default_factory=dict)
     pruned: list[str] = field(default_factory=list)
+    orphan_profiles: dict[str, int] = field(default_factory=dict)  # routing profiles of gone documents
 
     @property
     def problems(self) -> list[DocumentCheck]:
@@ -63,7 +64,7 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return not self.problems and not self.orphan_docs and not self.pending
+        return not self.problems and not self.orphan_docs and not self.pending and not self.orphan_profiles
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
@@ -104,7 +105,9 @@ class IndexChecker:
             OtherCollection(name, self.store.count(name), _as_dict(catalog.cache_get(INDEX_IDENTITY_NAMESPACE, name)))
             for name in sorted(names)
         ]
-        return CheckReport(self.collection, documents, orphans, catalog.vector_jobs(), others)
+        profiles = self.store.doc_point_ids(profile_collection(self.collection))
+        stale = {doc_id: len(ids) for doc_id, ids in profiles.items() if doc_id not in known}
+        return CheckReport(self.collection, documents, orphans, catalog.vector_jobs(), others, orphan_profiles=stale)
 
     def repair(self, report: CheckReport) -> CheckReport:
         """Index what is missing, delete what is orphaned, settle pending work; then check again."""
@@ -121,6 +124,9 @@ class IndexChecker:
                     upserted += len(doc.missing)
             for doc_id, points in report.orphan_docs.items():
                 self.store.delete_doc(self.collection, doc_id)
+                deleted += points
+            for doc_id, points in report.orphan_profiles.items():
+                self.store.delete_doc(profile_collection(self.collection), doc_id)
                 deleted += points
         after = self.check()
         after.repaired = {"upserted": upserted, "deleted": deleted}
