@@ -187,10 +187,12 @@ def test_scoped_ranks_replace_the_named_documents_ranks_only():
 
 def test_figure_questions_weigh_the_figure_channels():
     for q in ("In the stacked bar chart of Figure 1, which category is smallest?", "On the map, what is DA1?",
-              "In the diagram of existing controls, what colour marks the rows?", "Which nut is pictured?"):
+              "In the diagram of existing controls, what colour marks the rows?", "Which nut is pictured?",
+              "What does Fig. 3 show?"):
         assert asks_for_figure(q), q
     for q in ("Which quarter had the most bird sightings?", "What were capital expenditures in fiscal 2019?",
-              "Who configured the figurehead role?"):
+              "Who configured the figurehead role?", "Which graph neural network was used?",
+              "How many images are in the training set?", "What is the plot of the film?"):
         assert not asks_for_figure(q), q
     base = {"dense": 1.0, "sparse": 1.0, "caption": 0.7}
     assert figure_query_weights(base) == {"dense": 1.0, "sparse": 1.0, "caption": 0.7 * FIGURE_BOOST}
