@@ -229,9 +229,13 @@ class Retriever:
         # of them alone, and not by the words that named them (``fusion.scoped_ranks``).
         within = {name: ranks.pop(name) for name in [n for n in ranks if n.endswith("@route")]}
         scope = set(routing.scope) if routing is not None else set()
+
+        def in_scope(cid: str) -> bool:
+            return payloads[cid].get("doc_id") in scope
+
         for name, ranked in within.items():
             channel = name[: -len("@route")]
-            ranks[channel] = scoped_ranks(ranks.get(channel, {}), ranked, lambda cid: payloads[cid].get("doc_id") in scope)
+            ranks[channel] = scoped_ranks(ranks.get(channel, {}), ranked, in_scope)
             scores.setdefault(channel, {}).update({cid: scores[name][cid] for cid in ranked})
         weights = {
             name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
