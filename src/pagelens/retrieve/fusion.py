@@ -12,7 +12,7 @@ first place cannot outvote agreement between several channels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 RRF_K = 60
@@ -100,4 +100,22 @@ def channel_ranks(rankings: Mapping[str, Sequence[str]]) -> dict[str, dict[str, 
     for channel, ranking in rankings.items():
         for pos, doc in enumerate(ranking):
             out.setdefault(doc, {}).setdefault(channel, pos + 1)
+    return out
+
+
+def scoped_ranks(
+    over_all: Mapping[str, int], within: Mapping[str, int], in_scope: Callable[[str], bool]
+) -> dict[str, int]:
+    """One channel's ranks when some documents were searched once more on their own (document routing,
+    ``pagelens.retrieve.routing``): an id of those documents (``in_scope``) takes its rank from the
+    search within them and from nowhere else; every other id keeps its rank over all documents.
+
+    The search within is asked without the words that named the documents; the search over all
+    documents is asked with them, and there they pull up whatever repeats the document's identity (its
+    metadata record, cover, title slide, running headers) above the page that answers. A document's
+    name is credited once, by the routing prior given to all its chunks, not again by those chunks'
+    places over all documents — so a chunk of a named document that the search within does not return
+    has no place in that channel at all."""
+    out = {doc: rank for doc, rank in over_all.items() if not in_scope(doc)}
+    out.update(within)
     return out

@@ -10,8 +10,9 @@ Channels (each ``retrieval.pool`` deep, all in one engine call):
 
 Document routing (``pagelens.retrieve.routing``, ``retrieval.route``): the documents a question names
 add a prior to their chunks' fused scores (channel ``route``), and the channels are searched once more
-within them (``dense@route``, ``sparse@route``, ...; a chunk of a named document counts the better of
-its two ranks per channel), so a long report's page reaches the pool and none is demoted. The scoped
+within them (``dense@route``, ``sparse@route``, ...; a chunk of a named document takes its rank per
+channel from the search within, not from the search that its document's name helped), so a long
+report's page reaches the pool and the document's cover and metadata do not outrank it. The scoped
 BM25 leaves out the words that named the documents; the scoped dense channels leave out only issuer,
 form and period words and capitalised names, and reuse the question's embedding when there are none.
 
@@ -36,7 +37,8 @@ from pagelens.index.indexer import chunk_from_payload
 from pagelens.models import Chunk, SearchHit
 from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
-from pagelens.retrieve.fusion import fuse_ranks
+from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
+from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
 from pagelens.retrieve import multipart
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import DocRouter, Routing
@@ -117,6 +119,8 @@ class Retriever:
         weights = dict(rs.weights)
         if rs.expand_short and mode == "hybrid" and is_short(query):
             weights = short_query_weights(weights)
+        if mode == "hybrid" and asks_for_figure(query):
+            weights = figure_query_weights(weights)
         channels = self._channels(mode)
         routed = mode == "hybrid" and rs.route and not doc_ids
         candidates, routing = self._fused(queries, channels, doc_ids, weights, routed, timings)
@@ -227,16 +231,19 @@ class Retriever:
                 ranks[name].setdefault(_cid(h), pos)
                 scores[name].setdefault(_cid(h), h.score)
                 payloads.setdefault(_cid(h), h.payload)
-        # Within the named documents a chunk counts the better of its two ranks per channel: over all
-        # documents, and within them (the scoped channels, ``@route``). So the named documents' best
-        # pages compete as if the question had been asked of them alone, and the scoped search never
-        # demotes a chunk that ranked well over all documents.
+        # Within the named documents a chunk takes its rank per channel from the search within them
+        # (the scoped channels, ``@route``), so their pages compete as if the question had been asked
+        # of them alone, and not by the words that named them (``fusion.scoped_ranks``).
         within = {name: ranks.pop(name) for name in [n for n in ranks if n.endswith("@route")]}
+        scope = set(routing.scope) if routing is not None else set()
+
+        def in_scope(cid: str) -> bool:
+            return payloads[cid].get("doc_id") in scope
+
         for name, ranked in within.items():
-            over_all = ranks.setdefault(name[: -len("@route")], {})
-            for cid, r in ranked.items():
-                over_all[cid] = r
-                scores.setdefault(name[: -len("@route")], {}).setdefault(cid, scores[name][cid])
+            channel = name[: -len("@route")]
+            ranks[channel] = scoped_ranks(ranks.get(channel, {}), ranked, in_scope)
+            scores.setdefault(channel, {}).update({cid: scores[name][cid] for cid in ranked})
         weights = {
             name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
             for name in ranks
