@@ -204,3 +204,46 @@ def test_one_part_questions_rank_exactly_as_before(corpus, question: str) -> Non
     assert [(h.chunk.id, h.rank, h.score, h.channels) for h in now] == [
         (h.chunk.id, h.rank, h.score, h.channels) for h in before]
     assert not any(h.parts for h in now)
+
+
+def _answer(corpus, question: str, by_parts: bool = True):
+    from pagelens.answer.extractive import ExtractiveAnswerer
+
+    settings, _, embedder, _ = corpus
+    hits = _search(corpus, question)
+    answerer = ExtractiveAnswerer(settings.answer.model_copy(update={"by_parts": by_parts}), embedder)
+    return answerer.answer(question, hits), hits
+
+
+def _cited_pages(text: str, value: str, hits) -> set[tuple[str, int]]:
+    """The (document, page) of the citation that follows ``value`` in the answer."""
+    from pagelens.answer.citations import parse_citations
+
+    after = text[text.index(value):]
+    n, page = parse_citations(after)[0]
+    return {(hits[n - 1].chunk.doc_name, page)}
+
+
+def test_the_extractive_answer_answers_each_part_with_its_own_citation(corpus) -> None:
+    q = "What were Acme's net revenue and its dividends per share in fiscal 2018?"
+    (text, abstained, _), hits = _answer(corpus, q)
+    assert not abstained and "43,586" in text and "0.48" in text
+    assert _cited_pages(text, "43,586", hits) == {("acme-10k-2018.pdf", METRIC_PAGE["revenue"])}
+    assert _cited_pages(text, "0.48", hits) == {("acme-10k-2018.pdf", METRIC_PAGE["dividend"])}
+
+
+def test_a_change_between_two_years_is_answered_from_both_filings(corpus) -> None:
+    q = "How did Acme's capital expenditures change from fiscal 2017 to fiscal 2018?"
+    (text, abstained, _), hits = _answer(corpus, q)
+    assert not abstained and "409" in text and "486" in text
+    assert _cited_pages(text, "409", hits) == {("acme-10k-2017.pdf", METRIC_PAGE["capex"])}
+    assert _cited_pages(text, "486", hits) == {("acme-10k-2018.pdf", METRIC_PAGE["capex"])}
+
+
+@pytest.mark.parametrize("question", [
+    "What were Acme's capital expenditures in fiscal 2018?",  # one part
+    "What were Acme's net revenue and its number of patents in fiscal 2018?",  # one part has no answer
+])
+def test_answers_are_unchanged_unless_two_parts_are_answered(corpus, question: str) -> None:
+    (on, _), (off, _) = _answer(corpus, question), _answer(corpus, question, by_parts=False)
+    assert on == off

@@ -286,6 +286,10 @@ class AnswerSettings(BaseModel):
     cache_threshold: float = Field(0.95, description="Cosine similarity for a cache hit.")
     cache_ttl_s: int = Field(7 * 24 * 3600, description="Cache entry lifetime.")
     cache_max_entries: int = Field(5000, description="Cache size bound.")
+    by_parts: bool = Field(
+        True, description="Extractive answers to a question that asks for several things answer each part from the "
+        "sources on its own, when two or more parts have an answer (pagelens.answer.by_parts)."
+    )
 
 
 class ServerSettings(BaseModel):

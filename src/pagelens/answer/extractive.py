@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pagelens.answer import text as tx
+from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
@@ -109,7 +110,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 5
+EXTRACTIVE_VERSION = 6
 
 
 @dataclass
@@ -134,6 +135,10 @@ class ExtractiveAnswerer:
 
     def answer(self, question: str, hits: Sequence[SearchHit]) -> tuple[str, bool, float]:
         """(answer text with citations, abstained, evidence score of the best snippet)."""
+        if self.settings.by_parts:
+            by_parts = answer_by_parts(self, question, hits)
+            if by_parts is not None:
+                return by_parts[0], False, by_parts[1]
         ev = self.evidence(question, hits)
         if ev is None:
             return ABSTAIN_TEXT, True, 0.0

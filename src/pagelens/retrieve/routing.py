@@ -98,6 +98,13 @@ class Routing:
         return docs if 2 <= len(docs) <= MAX_COVERED else []
 
 
+def df_limit(n_docs: int) -> float:
+    """Most documents a naming term may be carried by: ``DF_SHARE`` of them, but of three documents
+    two, since with another term it still tells them apart ("Acme" and "2018" among Acme 2017, Acme
+    2018 and Globex 2018)."""
+    return max(1.0, DF_SHARE * n_docs, min(2.0, n_docs - 1.0))
+
+
 def idf(df: int, n: int) -> float:
     """BM25's inverse document frequency (Robertson & Zaragoza 2009, eq. 3.3, plus 1 inside the log)."""
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
@@ -114,7 +121,7 @@ def score_documents(
     scores: dict[str, float] = defaultdict(float)
     identity: dict[str, float] = defaultdict(float)
     terms: dict[str, list[str]] = defaultdict(list)
-    limit = max(1.0, DF_SHARE * n_docs)
+    limit = df_limit(n_docs)
     full = idf(1, n_docs)
     for term, (in_name, in_body) in term_docs.items():
         holders = in_name | in_body
@@ -168,7 +175,7 @@ class DocRouter:
         if not terms:
             return Routing(n_docs=n)
         # Deep enough to tell a term carried by more than half of the profiles.
-        depth = min(n, int(DF_SHARE * n) + 2)
+        depth = min(n, int(df_limit(n)) + 2)
         queries = [
             ChannelQuery(vec_name, SparseVector([term_index(t)], [1.0]), depth)
             for t in terms for vec_name in PROFILE_VECTORS
@@ -190,7 +197,7 @@ class DocRouter:
                     fact_tokens[d] = set(tokenize(str(h.payload.get("facts") or "")))
                 if t in fact_tokens[d]:
                     facts[d].add(t)
-            if (in_name or in_body) and len(in_name | in_body) <= max(1.0, DF_SHARE * n):
+            if (in_name or in_body) and len(in_name | in_body) <= df_limit(n):
                 term_docs[t] = (in_name, in_body)
         dense = {str(h.payload["doc_id"]): h.score for h in results[-1]} if query_vector is not None else None
         routing = score_documents(term_docs, n, self._concentration(term_docs), dense)
