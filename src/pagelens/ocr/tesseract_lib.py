@@ -169,14 +169,15 @@ class TesseractLibOcrEngine:
         pix = ctypes.c_void_p(self.lib.lept.pixReadMem(png, len(png)))
         if not pix.value:
             raise PagelensError(f"tesseract: cannot decode the image ({len(png)} bytes, not a PNG/JPEG/TIFF it reads)")
-        handle = self._acquire()
         omp = self.lib.omp
         saved = (omp.get_dynamic(), omp.get_max_threads()) if omp is not None else None
-        monitor = t.TessMonitorCreate()
+        handle = monitor = None
         try:
-            if omp is not None:
+            if omp is not None:  # before Init too: a new API for a new thread loads its models here
                 omp.set_dynamic(1)
                 omp.set_num_threads(self.threads)
+            handle = self._acquire()
+            monitor = t.TessMonitorCreate()
             t.TessMonitorSetDeadlineMSecs(monitor, int(self.timeout_s * 1000))
             t.TessBaseAPISetInputName(handle, b"stdin")
             t.TessBaseAPISetImage2(handle, pix)
@@ -191,13 +192,15 @@ class TesseractLibOcrEngine:
             finally:
                 t.TessDeleteText(raw)
         finally:
-            t.TessBaseAPIClear(handle)
-            t.TessMonitorDelete(monitor)
+            if monitor:
+                t.TessMonitorDelete(monitor)
             self.lib.lept.pixDestroy(ctypes.byref(pix))
+            if handle is not None:
+                t.TessBaseAPIClear(handle)
+                self._release(handle)
             if saved is not None:
                 omp.set_dynamic(saved[0])  # type: ignore[union-attr]
                 omp.set_num_threads(saved[1])  # type: ignore[union-attr]
-            self._release(handle)
         return parse_tsv("level\n" + tsv)  # GetTsvText has no header row; parse_tsv skips one
 
     # -- the pool of initialised APIs ----------------------------------------------------------------
