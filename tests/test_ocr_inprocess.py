@@ -257,3 +257,12 @@ def test_ingest_reads_the_raster_figures_in_process(lib: TesseractLibOcrEngine, 
     assert result.status == "indexed", result.error
     read = " ".join(f.figure.ocr_text or "" for f in catalog.elements(result.doc_id, kinds=["figure"])).lower()  # type: ignore[arg-type, union-attr]
     assert all(w.lower() in read for words in RASTER_WORDS for w in words)
+
+
+@requires_library
+def test_missing_language_data_names_the_package() -> None:
+    # libtesseract's Init succeeds with 'eng' alone when 'zzz' is missing; the engine checks each one.
+    with pytest.raises(ComponentUnavailable, match="apt-get install tesseract-ocr-zzz"):
+        TesseractLibOcrEngine("eng+zzz")
+    with pytest.raises(ComponentUnavailable, match="tesseract-ocr-zzz"):
+        build_tesseract(IngestSettings(ocr_languages="zzz"))

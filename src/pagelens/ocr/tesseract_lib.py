@@ -55,6 +55,8 @@ class _Lib:
         _sig(t.TessDeleteText, None, ctypes.POINTER(ctypes.c_char))
         _sig(t.TessBaseAPIClear, None, vp)
         _sig(t.TessBaseAPIEnd, None, vp)
+        _sig(t.TessBaseAPIGetLoadedLanguagesAsVector, ctypes.POINTER(ctypes.c_char_p), vp)
+        _sig(t.TessDeleteTextArray, None, ctypes.POINTER(ctypes.c_char_p))
         _sig(t.TessMonitorCreate, vp)
         _sig(t.TessMonitorDelete, None, vp)
         _sig(t.TessMonitorSetDeadlineMSecs, None, vp, ctypes.c_int)
@@ -210,22 +212,29 @@ class TesseractLibOcrEngine:
         if not handle:
             raise ComponentUnavailable("tesseract", "TessBaseAPICreate failed", INSTALL_HINT)
         t.TessBaseAPISetVariable(handle, b"debug_file", b"/dev/null")  # no "Estimating resolution" chatter
-        if t.TessBaseAPIInit3(handle, None, self.languages.encode()) != 0:
+        wanted = wanted or [lang for lang in self.languages.split("+") if lang]
+        ok = t.TessBaseAPIInit3(handle, None, self.languages.encode()) == 0
+        # Init succeeds with only some of 'eng+deu' loaded (it skips the missing ones): check them all.
+        missing = [lang for lang in wanted if lang not in self._loaded(handle)] if ok else wanted
+        if missing:
+            t.TessBaseAPIEnd(handle)
             t.TessBaseAPIDelete(handle)
-            missing = [lang for lang in (wanted or []) if not self._loads(lang)] or (wanted or [self.languages])
             pkgs = " ".join(f"tesseract-ocr-{m.replace('_', '-').lower()}" for m in missing)
             raise ComponentUnavailable("tesseract", f"language data missing for {'+'.join(missing)}", f"apt-get install {pkgs}")
         self.created += 1
         return int(handle)
 
-    def _loads(self, lang: str) -> bool:
+    def _loaded(self, handle: int) -> set[str]:
         t = self.lib.tess
-        handle = t.TessBaseAPICreate()
-        t.TessBaseAPISetVariable(handle, b"debug_file", b"/dev/null")
-        ok = t.TessBaseAPIInit3(handle, None, lang.encode()) == 0
-        t.TessBaseAPIEnd(handle)
-        t.TessBaseAPIDelete(handle)
-        return ok
+        arr = t.TessBaseAPIGetLoadedLanguagesAsVector(handle)
+        out: set[str] = set()
+        if arr:
+            i = 0
+            while arr[i] is not None:
+                out.add(arr[i].decode())
+                i += 1
+            t.TessDeleteTextArray(arr)
+        return out
 
     def _acquire(self) -> int:
         with self._lock:
