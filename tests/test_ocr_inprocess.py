@@ -255,7 +255,8 @@ def test_ingest_reads_the_raster_figures_in_process(lib: TesseractLibOcrEngine, 
     assert isinstance(engine, TesseractLibOcrEngine)
     result = Ingestor(IngestSettings(), catalog, ImageStore(tmp_path / "img"), engine).ingest_file(tmp_path / "raster.pdf")
     assert result.status == "indexed", result.error
-    read = " ".join(f.figure.ocr_text or "" for f in catalog.elements(result.doc_id, kinds=["figure"])).lower()  # type: ignore[arg-type, union-attr]
+    figures = catalog.elements(result.doc_id or "", kinds=["figure"])
+    read = " ".join(f.figure.ocr_text or "" for f in figures if f.figure).lower()
     assert all(w.lower() in read for words in RASTER_WORDS for w in words)
 
 
