@@ -11,7 +11,7 @@ pool) with the OCR engine wrapped to count calls:
 - congruence: the baseline's passes (every image the old code OCRs), each image read by both engines;
   the in-process engine is loaded from this tree by file path.
 Tesseract CPU s: the CLI's child processes (user+sys, from wait), or the calling thread's CPU time
-around each in-process call. Process CPU s: the whole case (parsing included, children included).
+around each in-process call. Case CPU s: the whole case process (parsing included, children included).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tarfile
@@ -110,13 +111,16 @@ def run_case(mode: str, paths: list[Path], src: Path) -> dict:
         cmd = [sys.executable, __file__, "--worker", mode, "--home", home, *map(str, paths)]
         env = {**os.environ, "PYTHONPATH": str(src), "HF_HUB_OFFLINE": "1"}
         t = time.perf_counter()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         out, err = proc.communicate()
         wall = time.perf_counter() - t
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if proc.returncode != 0:
             raise SystemExit(f"{mode} failed: {err.decode()[-2000:]}")
     res = json.loads(out.decode().strip().splitlines()[-1])
     res["wall"] = wall
+    res["case_cpu"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     return res
 
 
@@ -161,11 +165,13 @@ def main() -> None:
         congruence = run_case("congruence", pdfs, base)
 
     print(f"\nTesseract on the dev corpus ({len(pdfs)} PDFs), parsing only, one process per case (shared machine)")
-    print(f"{'case':30} {'page calls':>10} {'figure calls':>12} {'Tesseract CPU s':>15} {'case wall s':>11}")
+    print(f"{'case':30} {'page calls':>10} {'figure calls':>12} {'Tesseract CPU s':>15} {'case CPU s':>10} "
+          f"{'case wall s':>11}")
     for name, res in cases:
         page_calls = sum(1 for c in res["calls"] if not c["sparse"])
         fig_calls = sum(1 for c in res["calls"] if c["sparse"])
-        print(f"{name:30} {page_calls:10d} {fig_calls:12d} {res['tesseract_cpu']:15.2f} {res['wall']:11.1f}")
+        print(f"{name:30} {page_calls:10d} {fig_calls:12d} {res['tesseract_cpu']:15.2f} {res['case_cpu']:10.1f} "
+              f"{res['wall']:11.1f}")
 
     print("\nSame image, in-process vs CLI (every image the baseline OCRs)")
     print(f"{'call':>4} {'mode':6} {'words lib':>9} {'words cli':>9} {'text sim':>8} {'identical lines+boxes+conf':>26}")
