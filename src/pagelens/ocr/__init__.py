@@ -3,8 +3,9 @@
     create_ocr_engine(settings, warn, catalog)  → engine or None (OCR off / nothing installed)
     ocr_status(settings)                        → (engine, available, reason) rows for `pagelens doctor`
 
-Engines: Tesseract (default; in-process through libtesseract, else the Debian/Homebrew binary), EasyOCR and RapidOCR (pip extras). A missing
-engine never stops ingestion: the factory warns once and pages without a text layer are skipped.
+Engines: Tesseract (default; in-process through libtesseract, else the Debian/Homebrew binary), EasyOCR
+and RapidOCR (pip extras). A missing engine never stops ingestion: the factory warns once and pages
+without a text layer are skipped.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from pagelens.ocr.cache import CachedOcrEngine
 from pagelens.ocr.protocol import OcrEngine, OcrLine
 from pagelens.settings import IngestSettings
 
-__all__ = ["AUTO_ORDER", "CachedOcrEngine", "OcrEngine", "OcrLine", "build_engine", "build_tesseract", "create_ocr_engine", "ocr_status"]
+__all__ = [
+    "AUTO_ORDER", "CachedOcrEngine", "OcrEngine", "OcrLine", "build_engine", "build_tesseract", "create_ocr_engine",
+    "ocr_status",
+]
 
 AUTO_ORDER = ("tesseract", "easyocr", "rapidocr")
 """Engines 'auto' tries, best English accuracy per second first (NOTES.md: CER 0.001 / 0.011 / 0.13)."""
