@@ -287,12 +287,12 @@ def test_unavailable_named_engine_warns_once_and_returns_none() -> None:
     any(importlib.util.find_spec(m) for m in ("easyocr", "rapidocr_onnxruntime")), reason="an OCR extra is installed"
 )
 def test_auto_without_any_engine_warns_once(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract binary on PATH
+    monkeypatch.setenv("PATH", str(tmp_path))  # no tesseract binary on PATH (and the CLI path asked for)
     warnings: list[str] = []
-    assert create_ocr_engine(IngestSettings(ocr="auto"), warnings.append) is None
+    assert create_ocr_engine(IngestSettings(ocr="auto", ocr_tesseract="cli"), warnings.append) is None
     assert len(warnings) == 1
     assert "apt-get install tesseract-ocr" in warnings[0] and "pagelens[rapidocr]" in warnings[0]
-    rows = {name: (ok, why) for name, ok, why in ocr_status(IngestSettings())}
+    rows = {name: (ok, why) for name, ok, why in ocr_status(IngestSettings(ocr_tesseract="cli"))}
     assert set(rows) == {"tesseract", "easyocr", "rapidocr"} and not rows["tesseract"][0]
 
 

@@ -56,6 +56,11 @@ class IngestSettings(BaseModel):
         description="Also OCR vector figures that have (almost) no labels in the text layer, e.g. charts whose "
         "legend is drawn as outlined glyphs (+25% ingest time on the dev corpus).",
     )
+    ocr_tesseract: Literal["auto", "library", "cli"] = Field(
+        "auto",
+        description="How Tesseract runs: 'library' in this process through libtesseract's C API (no process "
+        "per image), 'cli' one `tesseract` process per image, 'auto' the library when it loads, else the CLI.",
+    )
     min_text_chars: int = Field(
         25, ge=0, description="A page whose text layer has fewer readable characters is OCR'd."
     )

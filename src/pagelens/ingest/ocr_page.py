@@ -18,6 +18,7 @@ import statistics
 import pymupdf
 
 from pagelens.errors import PageError, PagelensError
+from pagelens.ingest import figure_passes
 from pagelens.ingest.context import PageContext
 from pagelens.models import Element, ElementKind, Provenance
 from pagelens.ocr.cache import recognize
@@ -47,8 +48,9 @@ MIN_FIGURE_PIXELS = 12_000
 FIGURE_TARGET_SIDE = 1000
 FIGURE_MAX_UPSCALE = 3.0
 FIGURE_MAX_PIXELS = 6_000_000
-# When the upright pass finds a few words (a chart, not a screenshot or a photo), also read text rotated
-# bottom-to-top (y-axis titles) and slanted 45° (category labels), keeping only confident words.
+# When the upright pass finds a few words among them axis ticks (a chart, not a screenshot or a photo),
+# also read text rotated bottom-to-top (y-axis titles) and slanted 45° (category labels), keeping only
+# confident words (figure_passes.py says which figures get which passes).
 FEW_WORDS = 25
 ROTATIONS = (-90, -45)
 ROTATED_MIN_CONFIDENCE = 0.7
@@ -303,6 +305,8 @@ def figures_to_read(els: list[Element], vector: bool = False) -> list[Element]:
             continue  # a vector figure whose labels are in the text layer needs no OCR
         if min(fig.width, fig.height) < MIN_FIGURE_SIDE or fig.width * fig.height < MIN_FIGURE_PIXELS:
             continue
+        if figure_passes.background_text(e):
+            continue  # cover art or a background behind the text layer: its words are there already
         out.append(e)
     return out
 
@@ -320,6 +324,8 @@ def read_figure(engine: object, png: bytes) -> str:
 
     with Image.open(io.BytesIO(png)) as src:
         img = src.convert("L")
+    if figure_passes.is_blank(img):
+        return ""
     scale = min(FIGURE_MAX_UPSCALE, FIGURE_TARGET_SIDE / max(img.size))
     scale = min(scale, math.sqrt(FIGURE_MAX_PIXELS / (img.width * img.height)))
     if scale >= 1.25:
@@ -328,7 +334,8 @@ def read_figure(engine: object, png: bytes) -> str:
     seen = {ln.text.lower() for ln in lines}
     kept = [ln.text for ln in lines]
     words = sum(len(ln.text.split()) for ln in lines)
-    if 0 < words < FEW_WORDS:  # some text but little: a chart or a map (a photo reads nothing)
+    # Some text but little, and axis ticks among it: a chart or a map (figure_passes: only charts gained).
+    if 0 < words < FEW_WORDS and figure_passes.looks_like_chart(lines):
         for angle in ROTATIONS:
             turned = img.rotate(angle, expand=True, fillcolor=255, resample=Image.Resampling.BICUBIC)
             for ln in recognize(engine, _png(turned), sparse=True):  # type: ignore[arg-type]

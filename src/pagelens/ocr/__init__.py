@@ -3,8 +3,9 @@
     create_ocr_engine(settings, warn, catalog)  → engine or None (OCR off / nothing installed)
     ocr_status(settings)                        → (engine, available, reason) rows for `pagelens doctor`
 
-Engines: Tesseract (default; Debian/Homebrew binary), EasyOCR and RapidOCR (pip extras). A missing
-engine never stops ingestion: the factory warns once and pages without a text layer are skipped.
+Engines: Tesseract (default; in-process through libtesseract, else the Debian/Homebrew binary), EasyOCR
+and RapidOCR (pip extras). A missing engine never stops ingestion: the factory warns once and pages
+without a text layer are skipped.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from pagelens.ocr.cache import CachedOcrEngine
 from pagelens.ocr.protocol import OcrEngine, OcrLine
 from pagelens.settings import IngestSettings
 
-__all__ = ["AUTO_ORDER", "CachedOcrEngine", "OcrEngine", "OcrLine", "build_engine", "create_ocr_engine", "ocr_status"]
+__all__ = [
+    "AUTO_ORDER", "CachedOcrEngine", "OcrEngine", "OcrLine", "build_engine", "build_tesseract", "create_ocr_engine",
+    "ocr_status",
+]
 
 AUTO_ORDER = ("tesseract", "easyocr", "rapidocr")
 """Engines 'auto' tries, best English accuracy per second first (NOTES.md: CER 0.001 / 0.011 / 0.13)."""
@@ -29,9 +33,7 @@ WarnFn = Callable[[str], None]
 def build_engine(name: str, settings: IngestSettings) -> OcrEngine:
     """Construct one engine by name; raises ComponentUnavailable with the install command."""
     if name == "tesseract":
-        from pagelens.ocr.tesseract import TesseractOcrEngine
-
-        return TesseractOcrEngine(settings.ocr_languages)
+        return build_tesseract(settings)
     if name == "easyocr":
         from pagelens.ocr.easyocr import EasyOcrEngine
 
@@ -41,6 +43,27 @@ def build_engine(name: str, settings: IngestSettings) -> OcrEngine:
 
         return RapidOcrEngine(settings.ocr_languages)
     raise ComponentUnavailable("ocr", f"unknown OCR engine {name!r}", f"choose one of {', '.join(AUTO_ORDER)}")
+
+
+def build_tesseract(settings: IngestSettings) -> OcrEngine:
+    """Tesseract in-process (libtesseract) or as a CLI process per image, as ``ocr_tesseract`` says.
+
+    'auto' falls back to the CLI when the library cannot be loaded; a missing language is reported
+    as such, not hidden by the fallback."""
+    from pagelens.ocr.tesseract import TesseractOcrEngine
+
+    mode = settings.ocr_tesseract
+    if mode != "cli":
+        from pagelens.ocr.tesseract_lib import TesseractLibOcrEngine, load_library
+
+        try:
+            load_library()
+        except ComponentUnavailable:
+            if mode == "library":
+                raise
+        else:
+            return TesseractLibOcrEngine(settings.ocr_languages)
+    return TesseractOcrEngine(settings.ocr_languages)
 
 
 def create_ocr_engine(
@@ -79,10 +102,14 @@ def ocr_status(settings: IngestSettings) -> list[tuple[str, bool, str]]:
     """
     rows: list[tuple[str, bool, str]] = []
     try:
-        from pagelens.ocr.tesseract import TesseractOcrEngine
-
-        t = TesseractOcrEngine(settings.ocr_languages)
-        rows.append(("tesseract", True, f"tesseract {t.version} at {t.cmd}, languages {t.languages}"))
+        t = build_tesseract(settings)
+        if getattr(t, "mode", "cli") == "library":
+            where = f"in-process via {t.location}"  # type: ignore[attr-defined]
+        else:
+            where = f"CLI at {t.cmd}"  # type: ignore[attr-defined]
+            if settings.ocr_tesseract == "auto":
+                where += f" ({_library_problem()})"
+        rows.append(("tesseract", True, f"tesseract {t.version} {where}, languages {t.languages}"))  # type: ignore[attr-defined]
     except ComponentUnavailable as exc:
         rows.append(("tesseract", False, str(exc)))
     extras = {
@@ -95,3 +122,14 @@ def ocr_status(settings: IngestSettings) -> list[tuple[str, bool, str]]:
         else:
             rows.append((name, False, f"{module} not installed ({hint})"))
     return rows
+
+
+def _library_problem() -> str:
+    """Why 'auto' runs the Tesseract CLI: the library did not load."""
+    from pagelens.ocr.tesseract_lib import load_library
+
+    try:
+        load_library()
+    except ComponentUnavailable as exc:
+        return f"libtesseract not used: {exc}"
+    return "libtesseract loads"
