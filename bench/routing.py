@@ -10,7 +10,8 @@ asks three questions per filing that name it in words ("Globex's capital expendi
 2018", "Initech's 2017 10-K", "Acme's FY2019 annual report"), one that needs two pages of it, one that
 needs the same page of two fiscal years' filings (cross-doc), and per company one about its 10-Q for a
 second quarter (the 10-K of that year looks alike). Prints hit@1 / hit@5 / MRR of the gold page(s)
-(all pages needed for multi-page and cross-doc) and extractive answer accuracy for routing on,
+(all pages needed for multi-page and cross-doc) and extractive answer accuracy (every part's value
+needed for multi-page and cross-doc) for routing on,
 routing off, and each question scoped to its own filing(s) (the ceiling routing aims at).
 """
 
@@ -112,12 +113,13 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0) -> list
                              "kind": "named", "all": False, "answer": values[key].lstrip("$")})
             template, sections, keys = MULTI_PAGE
             docs.append({"gold": [(name, s + 2) for s in sections], "question": template.format(short=short, year=year),
-                         "kind": "multi-page", "all": True, "answer": values[keys[0]].lstrip("$")})
+                         "kind": "multi-page", "all": True, "answer": [values[k].lstrip("$") for k in keys]})
             if year - 1 in names:
                 template, section, key = CROSS_YEAR
                 docs.append({"gold": [(names[year - 1], section + 2), (name, section + 2)],
                              "question": template.format(short=short, year=year, prev=year - 1),
-                             "kind": "cross-doc", "all": True, "answer": values[key]})
+                             "kind": "cross-doc", "all": True,
+                             "answer": [_values(ci, year - 1)[key].lstrip("$"), values[key].lstrip("$")]})
         n += 1
         year = years[-1]
         name = f"filing-{n:04d}.pdf" if n % 2 else f"{short.lower()}-10q-q2-{year}.pdf"
@@ -141,7 +143,8 @@ def measure(app: Pagelens, questions: list[dict], scoped: bool, answers: bool, k
         ok = 0.0
         if answers:
             ans = app.ask(q["question"], docs=docs)
-            ok = float(not ans.abstained and answer_correct(ans.answer, [q["answer"]]))
+            wanted = q["answer"] if isinstance(q["answer"], list) else [q["answer"]]  # every part's value
+            ok = float(not ans.abstained and all(answer_correct(ans.answer, [v]) for v in wanted))
         for key in (q["kind"], "all"):
             r = rows.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0.0])
             r[0] += rank == 1
@@ -173,6 +176,7 @@ def main() -> None:
     for label, overrides, scoped in (
         ("routing off", {"retrieval.route": False}, False),
         ("multipart off", {"retrieval.multipart": False}, False),
+        ("answers by parts off", {"answer.by_parts": False}, False),
         ("routing on (default)", {}, False),
         ("own filing as filter", {}, True),
     ):

@@ -147,6 +147,17 @@ def test_a_question_naming_its_report_is_answered_from_it(reports):
     assert not all(_answered_from(plain.search(q, k=5), name, value) for q, name, value in NAMED)
 
 
+def test_a_document_filter_keeps_the_naming_words_off_the_page_ranking(reports):
+    """Filtered to the report a question names, its answering page still leads: the naming words
+    ("Globex", "FY2018", "10-K") say which document, and would otherwise pull its cover page up."""
+    settings, store, embedder, ids = reports
+    r = _retriever(settings, store, embedder)
+    for q, name, value in NAMED:
+        hits = r.search(q, k=5, doc_ids=[ids[name]])
+        assert _answered_from(hits, name, value), (q, [(h.chunk.doc_name, h.chunk.page) for h in hits])
+        assert {h.chunk.doc_name for h in hits} == {name}
+
+
 def test_a_question_naming_no_report_searches_all(reports):
     settings, store, embedder, ids = reports
     r = _retriever(settings, store, embedder)

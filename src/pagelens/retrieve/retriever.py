@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
@@ -122,7 +122,7 @@ class Retriever:
         if mode == "hybrid" and asks_for_figure(query):
             weights = figure_query_weights(weights)
         channels = self._channels(mode)
-        routed = mode == "hybrid" and rs.route and not doc_ids
+        routed = mode == "hybrid" and rs.route
         candidates, routing = self._fused(queries, channels, doc_ids, weights, routed, timings)
         t0 = time.perf_counter()
         if self.known_docs is not None:
@@ -218,6 +218,11 @@ class Retriever:
         if routed:
             qvec = next((cq.vector for n, cq in named if n == "dense"), None)
             routing = self.router.route(queries[0], qvec if isinstance(qvec, list) else None)
+            if doc_ids:
+                # A document filter keeps the routing of the documents it allows: the words that named
+                # them still say which document, never which page (searched without them, in scope).
+                allowed = set(doc_ids)
+                routing = replace(routing, strength={d: v for d, v in routing.strength.items() if d in allowed})
             if routing.scope:
                 scoped = self._scoped(queries[0], [(n, cq) for n, cq in named if "#" not in n], routing)
         timings["search"] = _ms(t0)
