@@ -129,3 +129,17 @@ def test_indexer_embeds_a_repeated_text_once(tmp_path: Path) -> None:
         assert app.store.count(app.indexer.collection, result.doc_id) == len(chunks)  # every chunk has its point
         hits = app.search("fuel cost at the Alder Creek depot", k=5)
         assert hits and "Alder Creek" in hits[0].chunk.text
+
+
+def test_parallel_streams_give_the_same_vectors(lean: LeanBertEncoder) -> None:
+    import torch
+
+    texts = real_texts() * 3
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        one = lean.embed(texts, batch_size=4, streams=1)
+        two = lean.embed(texts, batch_size=4, streams=2)
+    finally:
+        torch.set_num_threads(previous)
+    assert np.array_equal(one, two)  # each batch is computed alone, whichever thread runs it
