@@ -55,8 +55,10 @@ def test_batches_by_length_keep_input_order_and_vectors(lean: LeanBertEncoder, b
     assert list(np.argmax(together @ alone.T, axis=1)) == list(range(len(texts)))
 
 
-def test_each_batch_pads_less_than_one_multiple_a_text(lean: LeanBertEncoder, monkeypatch: pytest.MonkeyPatch) -> None:
-    texts = real_texts() * 2
+def test_batches_follow_token_counts_and_pad_less_than_by_characters(
+    lean: LeanBertEncoder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = sorted(real_texts() * 2, key=len)  # as the indexer passes them: sorted by characters
     seen: list[tuple[int, list[int]]] = []
     forward = lean._forward
 
@@ -67,12 +69,15 @@ def test_each_batch_pads_less_than_one_multiple_a_text(lean: LeanBertEncoder, mo
     monkeypatch.setattr(lean, "_forward", recording)
     lean.embed(texts, batch_size=4)
     assert sum(len(real) for _, real in seen) == len(texts)
-    for length, real in seen:
-        assert length % PAD_MULTIPLE == 0 and length <= lean.max_tokens
-        assert all(length - PAD_MULTIPLE < r <= length for r in real), (length, real)
-    # Sorting by characters and padding each batch to its longest text padded far more here.
-    padded = sum(length * len(real) for length, real in seen)
-    assert padded - sum(sum(real) for _, real in seen) < PAD_MULTIPLE * len(texts)
+    real = [r for _, rows in seen for r in rows]
+    assert real == sorted(real)  # batches in token order
+    for length, rows in seen:  # each padded to its longest text, rounded up to the multiple
+        assert length % PAD_MULTIPLE == 0 and length - PAD_MULTIPLE < max(rows) <= length <= lean.max_tokens
+    # Batches cut from the texts in character order, each padded to its longest, padded far more.
+    counts = [min(lean.count_tokens(t.strip()), lean.max_tokens) for t in texts]
+    by_chars = sum(-(-max(counts[i : i + 4]) // PAD_MULTIPLE) * PAD_MULTIPLE * len(counts[i : i + 4])
+                   for i in range(0, len(counts), 4))
+    assert sum(length * len(rows) for length, rows in seen) < by_chars
 
 
 @pytest.mark.skipif(not native_bf16(), reason="bf16 is used only where the CPU computes it natively")
