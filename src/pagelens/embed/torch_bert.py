@@ -17,6 +17,7 @@ architecture, other pooling, a missing file); the caller then uses sentence-tran
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,9 @@ class LeanBertEncoder:
         self.w = {k.removeprefix("bert."): v.float() for k, v in weights.items()}
         self._prepared: dict[str, dict[str, Any]] = {}  # forward weights, float32 / bf16 (made on first use)
         self._fused: Any = None  # oneDNN linear+GELU, False when this torch lacks it (``_fused_linear``)
+        self._pool: Any = None  # batch streams (``_streams``)
+        self._pool_size = 0
+        self._pool_lock = threading.Lock()
         self.pad_id = int(config.get("pad_token_id") or 0)
         # Truncated, unpadded: embed() pads each batch itself, after grouping texts by padded length.
         self._tok = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
@@ -142,6 +146,18 @@ class LeanBertEncoder:
             except (AttributeError, RuntimeError, TypeError):
                 pass
         return self._fused or None
+
+    def _streams(self, n: int) -> Any:
+        """The threads that run batches in parallel, kept for the encoder's life: threads started per
+        call each took a fresh malloc arena and oneDNN scratch space (peak RSS +200 MB on 40 filings)."""
+        with self._pool_lock:
+            if self._pool is None or self._pool_size != n:
+                from concurrent.futures import ThreadPoolExecutor
+
+                if self._pool is not None:
+                    self._pool.shutdown(wait=False)
+                self._pool, self._pool_size = ThreadPoolExecutor(max_workers=n, thread_name_prefix="pagelens-embed"), n
+            return self._pool
 
     def _forward(self, ids: Any, mask: Any, types: Any, bf16: bool = False) -> Any:
         torch, F = self.torch, self.torch.nn.functional
@@ -225,10 +241,7 @@ class LeanBertEncoder:
                 out[rows] = self._forward(ids, mask, types, bf16).numpy()
 
         if streams > 1 and len(batches) > 1:
-            from concurrent.futures import ThreadPoolExecutor
-
-            with ThreadPoolExecutor(max_workers=min(streams, len(batches)), thread_name_prefix="pagelens-embed") as pool:
-                list(pool.map(run, batches))
+            list(self._streams(streams).map(run, batches))
         else:
             for batch in batches:
                 run(batch)
