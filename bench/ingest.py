@@ -261,7 +261,7 @@ def main() -> None:
     ap.add_argument("--index", action="store_true", help="Also measure end-to-end ingest with embedding.")
     ap.add_argument("--only", help="Comma-separated cases: parse,ocr,scanned,index,big,e2e,e2e-1worker,reference,many,filings.")
     ap.add_argument("--baseline-src", type=Path,
-                    help="Another pagelens source tree (e.g. `git archive main src`): adds its e2e case to the same run.")
+                    help="Another pagelens source tree (e.g. `git archive main src`): adds its e2e and filings cases to the same run.")
     ap.add_argument("--many", type=int, default=40, help="Documents in the many-documents case.")
     ap.add_argument("--filings", type=int, default=40, help="Documents in the long-filings case.")
     ap.add_argument("--filing-pages", default="50-150", help="Page range of the long filings (min-max).")
@@ -294,7 +294,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
             add("pagelens ingest (e2e)", run_process(
                 [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)]))
-    if args.baseline_src:
+    if args.baseline_src and "e2e" in only:
         with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home:
             add("baseline src ingest (e2e)", run_process(
                 [sys.executable, "-m", "pagelens.cli.main", "--home", home, "-q", "ingest", "--json", *map(str, pdfs)],
@@ -339,6 +339,12 @@ def main() -> None:
             res = run_process([sys.executable, __file__, "--worker", "--mode", "many", "--home", home, *map(str, docs)])
             add(f"filings: {args.filings} x {lo}-{hi} pages", res)
             steps = steps + [dict(st, case="filings") for st in res["steps"]]
+            if args.baseline_src:  # the same documents through the code before, right after
+                with tempfile.TemporaryDirectory(prefix="pagelens-bench-") as home2:
+                    res = run_process([sys.executable, __file__, "--worker", "--mode", "many", "--home", home2,
+                                       *map(str, docs)], env={"PYTHONPATH": str(args.baseline_src.resolve())})
+                add("filings, baseline src", res)
+                steps = steps + [dict(st, case="baseline") for st in res["steps"]]
 
     # CPU s: user + system time of the process and every process it waited for (parsers included); on a
     # shared machine it moves less with the load than the wall clock does.

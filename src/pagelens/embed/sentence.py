@@ -7,6 +7,7 @@ local directory is loaded from disk only; any other name is tried on the Hugging
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -232,8 +233,11 @@ class SentenceTransformerEmbedder:
         if self._use_onnx(len(texts)):
             return self._onnx.embed(list(texts), batch_size=self.batch_size)
         if self._model is None and (lean := self._lean_encoder()) is not None:
-            with torch_threads(self.threads):
-                return lean.embed(list(texts), batch_size=self.batch_size, bf16=self.precision == "bfloat16")
+            # Several cores: batches in parallel streams of one torch thread each (torch_bert.embed).
+            streams = self.threads if self.threads > 0 else (os.cpu_count() or 1)
+            with torch_threads(1 if streams > 1 else self.threads):
+                return lean.embed(list(texts), batch_size=self.batch_size, bf16=self.precision == "bfloat16",
+                                  streams=streams)
         model = self._load()
         with torch_threads(self.threads), autocast(self.precision):
             vectors = model.encode(
@@ -328,6 +332,12 @@ class SentenceTransformerEmbedder:
     def torch_active(self) -> bool:
         """Whether a torch model is loaded: sentence-transformers or the plain-torch encoder."""
         return self._model is not None or bool(self._lean)
+
+    @property
+    def embeds_in_streams(self) -> bool:
+        """Whether bulk embedding runs on the plain-torch model, whose several threads are parallel
+        batches (no OpenMP barrier to spin at beside busy processes)."""
+        return self._model is None and bool(self._lean)
 
     @property
     def onnx_active(self) -> bool:

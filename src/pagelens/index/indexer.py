@@ -196,8 +196,11 @@ class Indexer:
         if self.enricher is not None:
             self._describe_figures(chunks)
         dense = [c for c in chunks if c.kind not in SPARSE_ONLY_KINDS]
-        embedded = self.embedder.embed([c.embed_text for c in dense]) if dense else []
-        vectors = dict(zip((c.id for c in dense), embedded, strict=True))
+        # A text repeated within a round (a running caption, a figure's text that is also its
+        # caption's) is embedded once.
+        unique = list(dict.fromkeys(c.embed_text for c in dense))
+        embedded = dict(zip(unique, self.embedder.embed(unique), strict=True)) if unique else {}
+        vectors = {c.id: embedded[c.embed_text] for c in dense}
         summaries = self._summaries(chunks)
         images = self._image_vectors(chunks)
         points = []

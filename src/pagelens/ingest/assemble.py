@@ -13,9 +13,9 @@ import time
 from typing import Any
 
 from pagelens.errors import DocumentError
-from pagelens.ingest import sections, tables
-from pagelens.ingest.pipeline import Ingestor, page_list
-from pagelens.models import Document, Element, ElementKind, IngestResult
+from pagelens.ingest import sections
+from pagelens.ingest.table_continuation import mark_continuations
+from pagelens.models import Document, Element, ElementKind, IngestResult, element_id
 from pagelens.store.catalog import Catalog
 
 
@@ -58,10 +58,10 @@ class DocumentAssembler:
             if pno == 1:
                 els = self.meta_elements + els
             cur_tables = [e for e in els if e.kind == ElementKind.TABLE]
-            tables.mark_continuations(prev_tables, cur_tables)
+            mark_continuations(prev_tables, cur_tables)
             prev_tables = cur_tables
             tracker.assign(els)
-            Ingestor._finalize(els, counts)
+            finalize_page(els, counts)
             pages.append(els)
         self._pages.clear()
         for message, nums in warned.items():
@@ -91,6 +91,26 @@ class DocumentAssembler:
         result.page_errors = [f"{name}: page {p}: {why}" for p, why in sorted(doc.failed_pages.items())]
         result.status = "indexed"
         return doc
+
+
+def finalize_page(els: list[Element], counts: dict[str, int]) -> None:
+    """Give a page's elements in reading order their order and id, and count them by kind."""
+    for i, e in enumerate(els):
+        e.order = i
+        e.id = element_id(e.doc_id, e.page, i, e.kind)
+        counts[e.kind.value] = counts.get(e.kind.value, 0) + 1
+
+
+def page_list(pages: list[int]) -> str:
+    """'page 3' / 'pages 1-4, 7'."""
+    runs: list[list[int]] = []
+    for p in pages:
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    text = ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+    return f"page {text}" if len(pages) == 1 else f"pages {text}"
 
 
 def page_ranges(pages: int, workers: int, pages_per_task: int) -> list[tuple[int, int]]:

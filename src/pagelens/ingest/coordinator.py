@@ -40,6 +40,11 @@ Progress = Callable[[str, str, int, int], None]
 
 INDEX_QUEUE_DOCS = 4
 """Committed documents waiting for the embedder; when full, the parsers wait (bounded memory)."""
+EMBED_BACKLOG_DOCS = 2
+"""Documents waiting at which the embedder takes every core while the parsers still run: on long
+filings a page parses in ~0.01 CPU-s and its chunks embed in ~0.07, so the parsers would wait on the
+full queue with their cores idle. Safe beside busy parsers because the plain-torch model runs batches
+in parallel streams of one thread each (``torch_bert``), which never spin at an OpenMP barrier."""
 
 
 class IngestCoordinator:
@@ -124,8 +129,11 @@ class IngestCoordinator:
                 warm() if warm else self._warm_embedder()
             while (result := todo.get()) is not None:
                 try:
-                    if threads is not None and not parsing.is_set():
-                        embedder.threads = threads  # parsing is over: every core embeds
+                    if threads is not None:
+                        # Every core embeds once parsing is over, or while parsed documents pile up
+                        # (the parsers are about to wait on the full queue, their cores idle).
+                        behind = todo.qsize() >= EMBED_BACKLOG_DOCS and getattr(embedder, "embeds_in_streams", False)
+                        embedder.threads = threads if behind or not parsing.is_set() else 1
                     if result.replaced:
                         self.forget_vectors(result.replaced)
                     if result.status != "failed" and result.doc_id:

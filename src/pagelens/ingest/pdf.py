@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-
-import pymupdf
+from typing import TYPE_CHECKING
 
 from pagelens.errors import CorruptPdfError, EncryptedPdfError, NotAPdfError
+
+if TYPE_CHECKING:  # imported where a PDF is opened: the ingest's parent process only hashes files
+    import pymupdf
 
 
 def read_bytes(path: Path) -> bytes:
@@ -30,6 +32,8 @@ def sha256(data: bytes) -> str:
 
 def open_pdf(path: Path, data: bytes) -> pymupdf.Document:
     """Open PDF bytes; raise NotAPdf/Encrypted/Corrupt errors naming the file."""
+    import pymupdf
+
     head = data[:1024]
     if b"%PDF-" not in head:
         raise NotAPdfError("not a PDF (no %PDF- header)", file=path)

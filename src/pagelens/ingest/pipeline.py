@@ -16,10 +16,11 @@ import pymupdf
 
 from pagelens.errors import DocumentError, PageError
 from pagelens.ingest import figures, forms, furniture, metadata, order, ocr_page, sections, tables, text
+from pagelens.ingest.assemble import finalize_page, page_list  # noqa: F401  (page_list re-exported)
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.figure_ocr import FigureOcrQueue
 from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
-from pagelens.models import Document, Element, ElementKind, IngestResult, element_id
+from pagelens.models import Document, Element, ElementKind, IngestResult
 from pagelens.ocr.protocol import OcrEngine
 from pagelens.settings import IngestSettings
 from pagelens.store.catalog import CatalogStore
@@ -223,21 +224,4 @@ class Ingestor:
         order.link_captions(els)
         return ParsedPage(els, False)  # raster figures are OCR'd by the FigureOcrQueue
 
-    @staticmethod
-    def _finalize(els: list[Element], counts: dict[str, int]) -> None:
-        for i, e in enumerate(els):
-            e.order = i
-            e.id = element_id(e.doc_id, e.page, i, e.kind)
-            counts[e.kind.value] = counts.get(e.kind.value, 0) + 1
-
-
-def page_list(pages: list[int]) -> str:
-    """'page 3' / 'pages 1-4, 7'."""
-    runs: list[list[int]] = []
-    for p in pages:
-        if runs and p == runs[-1][1] + 1:
-            runs[-1][1] = p
-        else:
-            runs.append([p, p])
-    text = ", ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
-    return f"page {text}" if len(pages) == 1 else f"pages {text}"
+    _finalize = staticmethod(finalize_page)
