@@ -247,3 +247,16 @@ def test_a_change_between_two_years_is_answered_from_both_filings(corpus) -> Non
 def test_answers_are_unchanged_unless_two_parts_are_answered(corpus, question: str) -> None:
     (on, _), (off, _) = _answer(corpus, question), _answer(corpus, question, by_parts=False)
     assert on == off
+
+
+@pytest.mark.parametrize("question, preamble", [
+    ("According to the comparison of function usage IDs and *JOBCTL authority, which actions are allowed?", True),
+    ("What were Acme's net revenue and its dividends per share in fiscal 2018?", False),
+    ("What were Acme's and Globex's interest expenses in fiscal 2018?", False),
+])
+def test_a_coordination_before_the_question_word_is_not_answered_by_parts(question: str, preamble: bool) -> None:
+    from pagelens.answer.by_parts import _in_preamble
+    from pagelens.retrieve.parts import decompose
+
+    d = decompose(question)
+    assert d.multi and _in_preamble(d.question, d.parts[0].label) is preamble

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from pagelens.answer.extractive import Evidence, ExtractiveAnswerer
 
 MIN_ANSWERED = 2
+_WH = re.compile(r"\b(?:what|which|how|who|whom|whose|when|where|why)\b", re.I)
 _CITATION = re.compile(r"\[(\d+), p\.(\d+)\]")  # as pagelens.answer.citations.format_citation writes them
 _CHANGE_VERB = r"(?:change|evolve|develop|move|grow|increase|decrease|decline|fall|rise|compare)d?"
 # "How did X change from A to B?" asks, of each end, for the value of X: "What was X in A?".
@@ -40,7 +41,7 @@ def answer_by_parts(
     """(answer text, the weakest answered part's evidence score), or None when the question is one
     part, or fewer than two of its parts are answered by distinct snippets."""
     d = decompose(question)
-    if not d.multi:
+    if not d.multi or (d.parts[0].kind == "coordination" and _in_preamble(d.question, d.parts[0].label)):
         return None
     answered: list[tuple[str, "Evidence"]] = []
     missing: list[str] = []
@@ -62,6 +63,15 @@ def answer_by_parts(
     if missing:
         lines.append(f"The documents do not say: {'; '.join(missing)}.")
     return " ".join(lines), min(ev.score for _, ev in answered)
+
+
+def _in_preamble(question: str, label: str) -> bool:
+    """The coordinated words come before the question word: they set the scene ("According to the
+    comparison of X and Y, which actions …?"), the question asks one thing."""
+    wh = _WH.search(question)
+    first = label.split()[0].lower() if label.split() else ""
+    at = question.lower().find(first) if first else -1
+    return wh is not None and 0 <= at < wh.start()
 
 
 def _part_view(hits: Sequence[SearchHit], label: str) -> list[int]:
