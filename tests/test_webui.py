@@ -157,6 +157,15 @@ def test_explorer_lights_an_element_renders_its_table_and_searches(page) -> None
     page.goto(page.url.split("#")[0] + "#explorer/nope/1")
     expect(page.locator("#x-status")).to_contain_text("Could not open page 1: no document matches 'nope'")
     page.wait_for_load_state("networkidle")  # the page image's 404 may land after the status text
+    # ... and under load even after networkidle (console lines lag their responses): wait, up to 10 s,
+    # until the image's 404 is recorded and nothing new has come for 1 s, so none leaks into the next test.
+    seen, quiet = -1, 0
+    for _ in range(100):
+        quiet = quiet + 1 if len(page.problems) == seen else 0
+        seen = len(page.problems)
+        if quiet >= 10 and any("/documents/nope/pages/1.png" in p for p in page.problems):
+            break
+        page.wait_for_timeout(100)
     page.problems.clear()  # those 404s were the point
 
 
