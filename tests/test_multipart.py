@@ -11,16 +11,11 @@ import pytest
 
 from multipart_pdfs import HERON, METRIC_PAGE, ZEPHYR, filing, paper
 from pagelens.index.bm25 import SparseEncoder
-from pagelens.index.indexer import Indexer
-from pagelens.ingest.pipeline import Ingestor
 from pagelens.models import Chunk
 from pagelens.retrieve.coverage import cover_parts, implied_documents, representative
 from pagelens.retrieve.parts import decompose
 from pagelens.retrieve.retriever import Retriever
-from pagelens.settings import Settings
-from pagelens.store.catalog import Catalog
-from pagelens.store.images import ImageStore
-from pagelens.vectors.edge import EdgeVectorStore
+from index_support import built_index
 
 
 # -- decomposition ----------------------------------------------------------------------------------
@@ -127,28 +122,11 @@ VALUES = {
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("multipart")
-    home = root / "home"
-    settings = Settings(home=home).with_overrides(**{"ingest.ocr": "off"})
-    catalog = Catalog(home / "catalog.sqlite3")
-    images = ImageStore(home / "images")
-    store = EdgeVectorStore(home / "qdrant")
-    from pagelens.embed.sentence import SentenceTransformerEmbedder
-
-    embedder = SentenceTransformerEmbedder(threads=1)  # the real MiniLM (bundled weights)
-    ingestor = Ingestor(settings.ingest, catalog, images)
-    indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, images)
     paths = [filing(root / f"{company.split()[0].lower()}-10k-{year}.pdf", company, year, v)
              for (company, year), v in VALUES.items()]
     paths += [paper(root / "zephyr.pdf", *ZEPHYR), paper(root / "heron.pdf", *HERON)]
-    ids = {}
-    for path in paths:
-        result = ingestor.ingest_file(path)
-        assert result.status == "indexed", result.error
-        indexer.index_document(result.doc_id)
-        ids[path.name] = result.doc_id
-    yield settings, store, embedder, ids
-    store.close()
-    catalog.close()
+    with built_index(root / "home", paths) as b:
+        yield b.settings, b.store, b.embedder, b.ids
 
 
 def _search(corpus, question: str, multipart: bool = True, k: int = 5):

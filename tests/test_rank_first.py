@@ -10,15 +10,10 @@ import pymupdf
 import pytest
 
 from pagelens.index.bm25 import SparseEncoder
-from pagelens.index.indexer import Indexer
-from pagelens.ingest.pipeline import Ingestor
 from pagelens.retrieve.fusion import scoped_ranks
 from pagelens.retrieve.intent import FIGURE_BOOST, asks_for_figure, figure_query_weights
 from pagelens.retrieve.retriever import Retriever
-from pagelens.settings import Settings
-from pagelens.store.catalog import Catalog
-from pagelens.store.images import ImageStore
-from pagelens.vectors.edge import EdgeVectorStore
+from index_support import built_index
 
 # Two slide decks whose names are in the questions (title, then slides: "heading\nbody").
 DECKS = {
@@ -102,27 +97,11 @@ def _survey(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("rank-first")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off"})
-    catalog = Catalog(root / "home" / "catalog.sqlite3")
-    images = ImageStore(root / "home" / "images")
-    ingestor = Ingestor(settings.ingest, catalog, images)
-    store = EdgeVectorStore(root / "home" / "qdrant")
-    from pagelens.embed.sentence import SentenceTransformerEmbedder
-
-    embedder = SentenceTransformerEmbedder(threads=1)  # the real MiniLM (bundled weights)
-    indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, images)
     paths = [_deck(root / name, title, slides) for name, (title, slides) in DECKS.items()]
     paths += [_report(root / f"{c.lower()}-{y}.pdf", c, y) for c, y in (("Globex", 2019), ("Initech", 2020))]
     paths.append(_survey(root / SURVEY))
-    ids = {}
-    for path in paths:
-        result = ingestor.ingest_file(path)
-        assert result.status == "indexed", result.error
-        indexer.index_document(result.doc_id)
-        ids[path.name] = result.doc_id
-    yield Retriever(settings, store, embedder, SparseEncoder()), ids
-    store.close()
-    catalog.close()
+    with built_index(root / "home", paths) as b:
+        yield Retriever(b.settings, b.store, b.embedder, SparseEncoder()), b.ids
 
 
 def _where(hits) -> list[tuple[str, int, str]]:

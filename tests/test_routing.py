@@ -19,6 +19,7 @@ from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
 from pagelens.vectors.edge import EdgeVectorStore
+from index_support import built_index
 
 # (file name, cover lines, capex $M, interest expense $M, a sentence only this report has)
 REPORTS = [
@@ -76,25 +77,9 @@ def _report(path: Path, cover: list[str], capex: int, interest: float, unique: s
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("reports")
-    home = root / "home"
-    settings = Settings(home=home).with_overrides(**{"ingest.ocr": "off"})
-    catalog = Catalog(home / "catalog.sqlite3")
-    images = ImageStore(home / "images")
-    ingestor = Ingestor(settings.ingest, catalog, images)
-    store = EdgeVectorStore(home / "qdrant")
-    from pagelens.embed.sentence import SentenceTransformerEmbedder
-
-    embedder = SentenceTransformerEmbedder(threads=1)  # the real MiniLM (bundled weights)
-    indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, images)
-    ids = {}
-    for name, cover, capex, interest, unique in REPORTS:
-        result = ingestor.ingest_file(_report(root / name, cover, capex, interest, unique))
-        assert result.status == "indexed", result.error
-        indexer.index_document(result.doc_id)
-        ids[name] = result.doc_id
-    yield settings, store, embedder, ids
-    store.close()
-    catalog.close()
+    paths = [_report(root / name, cover, capex, interest, unique) for name, cover, capex, interest, unique in REPORTS]
+    with built_index(root / "home", paths) as b:
+        yield b.settings, b.store, b.embedder, b.ids
 
 
 def _retriever(settings: Settings, store, embedder, **overrides) -> Retriever:

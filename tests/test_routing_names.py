@@ -13,13 +13,11 @@ from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.indexer import Indexer
 from pagelens.index.profile import build_profile
 from pagelens.ingest.cover import name_facts
-from pagelens.ingest.pipeline import Ingestor
 from pagelens.retrieve.retriever import Retriever
 from pagelens.retrieve.routing import joined_names
 from pagelens.settings import Settings
-from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
-from pagelens.vectors.edge import EdgeVectorStore
+from index_support import built_index
 
 # (file name, capital expenditures $M, interest expense $M)
 FILINGS = [
@@ -78,25 +76,9 @@ def _deck(path: Path, slides: list[str]) -> Path:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("named")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off"})
-    catalog = Catalog(root / "home" / "catalog.sqlite3")
-    images = ImageStore(root / "home" / "images")
-    ingestor = Ingestor(settings.ingest, catalog, images)
-    store = EdgeVectorStore(root / "home" / "qdrant")
-    from pagelens.embed.sentence import SentenceTransformerEmbedder
-
-    embedder = SentenceTransformerEmbedder(threads=1)  # the real MiniLM (bundled weights)
-    indexer = Indexer(settings, store, embedder, SparseEncoder(), catalog, images)
-    ids = {}
     paths = [_filing(root / n, c, i) for n, c, i in FILINGS] + [_deck(root / DECK[0], DECK[1])]
-    for path in paths:
-        result = ingestor.ingest_file(path)
-        assert result.status == "indexed", result.error
-        indexer.index_document(result.doc_id)
-        ids[path.name] = result.doc_id
-    yield settings, store, embedder, ids, catalog
-    store.close()
-    catalog.close()
+    with built_index(root / "home", paths) as b:
+        yield b.settings, b.store, b.embedder, b.ids, b.catalog
 
 
 def _retriever(settings: Settings, store, embedder, **overrides) -> Retriever:
