@@ -21,3 +21,14 @@ def write_pdf(path: Path, phrase: str, pages: int = 6) -> None:
             page.insert_textbox(pymupdf.Rect(50, 60 + para * 230, 545, 280 + para * 230), text, fontsize=9)
     doc.save(path)
     doc.close()
+
+
+def draw_ruled_table(page: pymupdf.Page, x: list[float], y0: float, h: float, cells: list[tuple[str, ...]]) -> None:
+    """A ruled grid: column edges ``x``, rows of height ``h`` from ``y0``, one text per cell."""
+    for r, row in enumerate(cells):
+        for c, value in enumerate(row):
+            page.insert_text((x[c] + 6, y0 + r * h + 15), value, fontsize=11)
+    for r in range(len(cells) + 1):
+        page.draw_line((x[0], y0 + r * h), (x[-1], y0 + r * h))
+    for xi in x:
+        page.draw_line((xi, y0), (xi, y0 + len(cells) * h))

@@ -16,6 +16,7 @@ from pagelens.answer.candidates import Candidate
 from pagelens.answer.focus import attachment, focus_of
 from pagelens.app import Pagelens
 from pagelens.settings import Settings
+from pdf_support import draw_ruled_table
 
 HIGHLIGHTS = [("Revenue", "412", "381"), ("Operating income", "57", "49"), ("Net income", "41", "35"),
               ("Diluted earnings per share", "1.42", "1.19")]
@@ -33,13 +34,7 @@ def _release(path: Path, company: str, extra: str) -> Path:
     x = [72, 280, 380, 480]
     y0, h = 272, 22
     cells = [("", "Q2 2024", "Q2 2023"), *HIGHLIGHTS]
-    for r, row in enumerate(cells):
-        for c, value in enumerate(row):
-            page.insert_text((x[c] + 6, y0 + r * h + 15), value, fontsize=11)
-    for r in range(len(cells) + 1):
-        page.draw_line((x[0], y0 + r * h), (x[-1], y0 + r * h))
-    for xi in x:
-        page.draw_line((xi, y0), (xi, y0 + len(cells) * h))
+    draw_ruled_table(page, x, y0, h, cells)
     doc.save(path)
     doc.close()
     return path

@@ -13,6 +13,7 @@ import pytest
 
 from pagelens.answer.calibration import FEATURES, Calibration, best_threshold, fit
 from pagelens.app import Pagelens
+from pdf_support import draw_ruled_table
 
 ROWS = [("North", "2.9", "3.8"), ("South", "4.1", "5.0"), ("West", "1.2", "1.7")]
 
@@ -29,13 +30,7 @@ def _report(path: Path) -> Path:
     x = [72, 220, 320, 420]
     y0, h = 90, 22
     cells = [("Segment", "2008", "2009"), *ROWS]
-    for r, row in enumerate(cells):
-        for c, value in enumerate(row):
-            page.insert_text((x[c] + 6, y0 + r * h + 15), value, fontsize=11)
-    for r in range(len(cells) + 1):
-        page.draw_line((x[0], y0 + r * h), (x[-1], y0 + r * h))
-    for xi in x:
-        page.draw_line((xi, y0), (xi, y0 + len(cells) * h))
+    draw_ruled_table(page, x, y0, h, cells)
     page.insert_textbox(pymupdf.Rect(72, 200, 540, 400),
                         "Interest expense rose in every segment as borrowing increased to fund the new plants.",
                         fontsize=11)
