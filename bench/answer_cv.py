@@ -160,18 +160,23 @@ def rules(threshold: float, skip: tuple[str, ...] = ()) -> Decide:
     return lambda r: r.score < threshold or any(f not in skip for f in r.flags)
 
 
-def rules_cut(rows: list[Row]) -> float:
-    """The evidence-score cut of the rules that scores best on ``rows`` (swapped questions with their
-    small weight), the middle of the best run of cuts on a 0.01 grid."""
+def best_cut(rows: list[Row], decide: Callable[[float], Decide]) -> float:
+    """The cut of ``decide`` that scores best on ``rows`` (swapped questions with their small weight),
+    the middle of the best run of cuts on a 0.01 grid."""
     grid = [i / 100 for i in range(0, 91)]
 
     def gain(t: float) -> float:
-        d = rules(t)
+        d = decide(t)
         return sum(r.weight * ((not d(r) and r.right) if r.positive else d(r)) for r in rows)
 
     gains = [gain(t) for t in grid]
     best = [t for t, g in zip(grid, gains) if g >= max(gains) - 1e-9]
     return best[len(best) // 2]
+
+
+def rules_cut(rows: list[Row]) -> float:
+    """The evidence-score cut of the rules that scores best on ``rows``."""
+    return best_cut(rows, rules)
 
 
 def calibrate(rows: list[Row]) -> tuple[Calibration, float]:
@@ -200,16 +205,8 @@ def support(cut: float) -> Decide:
 
 
 def support_cut(rows: list[Row]) -> float:
-    """The support-score cut that scores best on ``rows`` (as ``rules_cut``)."""
-    grid = [i / 100 for i in range(0, 91)]
-
-    def gain(t: float) -> float:
-        d = support(t)
-        return sum(r.weight * ((not d(r) and r.right) if r.positive else d(r)) for r in rows)
-
-    gains = [gain(t) for t in grid]
-    best = [t for t, g in zip(grid, gains) if g >= max(gains) - 1e-9]
-    return best[len(best) // 2]
+    """The support-score cut that scores best on ``rows``."""
+    return best_cut(rows, support)
 
 
 # -- scoring ----------------------------------------------------------------------------------------
