@@ -39,7 +39,7 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
-from pagelens.retrieve import multipart
+from pagelens.retrieve import hop, multipart
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import DocRouter, Routing
 from pagelens.settings import Settings
@@ -146,6 +146,10 @@ class Retriever:
             ordered = multipart.apply(query, ordered, k, routing,
                                       lambda part: self._part(part, channels, doc_ids, weights, routed))
             timings["parts"] = _ms(t0)
+        if rs.multihop and mode == "hybrid":
+            t0 = time.perf_counter()
+            ordered = hop.apply(query, ordered, k, lambda q: self._part(q, channels, doc_ids, weights, routed)[0])
+            timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         return [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
 
