@@ -3,6 +3,7 @@
     .venv/bin/python bench/multihop.py                      # build, ingest, score hop off / on
     .venv/bin/python bench/multihop.py --root /tmp/mhbench  # keep (and reuse) PDFs and home
     .venv/bin/python bench/multihop.py --seed 3 --misses
+    .venv/bin/python bench/multihop.py --dev /tmp/evalhome  # dev questions: hop off vs on, changed rankings
 
 Builds with PyMuPDF, from a seed, a pile of look-alike documents: model papers (a family of model
 variants, their sizes on one page, their results in a table on another, the optimizer used on a
@@ -19,7 +20,9 @@ Question kinds (written before any mechanism; the wording varies by seed):
   "the director who chairs Acme's audit committee") that one page resolves to an entity (a variant,
   a business, a person); another page of the same document holds the fact asked about that entity.
 * ``hop-cross``: the same, the second page in another document ("the optimizer Quill is trained
-  with" → that optimizer's paper; "the company Acme acquired in 2018" → its own profile).
+  with" → that optimizer's paper; "the company Acme acquired in 2018" → its own profile). In half of
+  the papers (by seed) the training page names the optimizer without the word "optimizer" ("We use
+  Sorrel with …"; added after the first version of the mechanism, which it defeated).
 * ``single-named``: the fact asked of the entity by name (one page).
 * ``single-resolve``: the entity asked for by its description (one page: the answer is the bridge).
 * ``single-fact``: a plain fact of one page, words shared with the filler.
@@ -181,8 +184,13 @@ def build(folder: Path, seed: int, families: int = 4, companies: int = 4, filler
             f"{fam}-{v} has {s}M parameters, {n} layers and a dropout rate of {dr}."
             for v, s, n, dr in zip(vs, sizes, layers, rng.sample(["0.05", "0.1", "0.15", "0.2", "0.25", "0.3"], 3))))
         d.filler("paper", rng, filler // 3)
-        p_train = d.add("4 Training", f"We pre-train every variant with the {opt} optimizer, using a batch size of "
-                        f"{rng.choice([256, 512, 1024])} sequences and {warm} warm-up steps.")
+        batch = rng.choice([256, 512, 1024])
+        p_train = d.add("4 Training", rng.choice([
+            f"We pre-train every variant with the {opt} optimizer, using a batch size of {batch} sequences and "
+            f"{warm} warm-up steps.",
+            # The optimizer named without the word: only its own paper says what it is.
+            f"We use {opt} with a batch size of {batch} sequences, {warm} warm-up steps and a linear decay of the "
+            "learning rate."]))
         d.filler("paper", rng, filler // 3)
         rows = "\n".join(f"{fam}-{v}    {scores[v][0]}    {scores[v][1]}" for v in vs)
         p_res = d.add("5 Results", f"Table 2: Accuracy of each variant.\nModel    {BENCHES[0]}    {BENCHES[1]}\n{rows}")
@@ -309,6 +317,43 @@ KIND_ORDER = ["hop-doc", "hop-cross", "hop", "single-named", "single-resolve", "
               "all"]
 
 
+def dev_check(home: Path, corpus: Path, k: int = 5) -> None:
+    """The dev questions (all three files, one index) with the hop off and on: which questions hold a
+    description, which rankings changed, and the rank at which all gold pages are in (``pagelens eval``)."""
+    from pagelens.app import Pagelens
+    from pagelens.evaluate import UNANSWERABLE, hit_rank, load_questions
+    from pagelens.retrieve.hop import description
+    from pagelens.retrieve.retriever import Retriever
+    from pagelens.settings import Settings
+
+    files = ("questions.jsonl", "questions-special.jsonl", "questions-reports.jsonl")
+    questions = [q for q in load_questions([corpus / f for f in files]) if q.modality != UNANSWERABLE and q.gold]
+    base = Settings(home=home).with_overrides(**{"answer.cache": False})
+    pdfs = sorted(p for p in (corpus / "pdfs").iterdir() if p.suffix.lower() == ".pdf")
+    rows, same, rank1 = [], 0, 0
+    with Pagelens(base) as app:
+        app.ingest(pdfs)
+        r = app.retriever
+        now = Retriever(base, r.store, r.embedder, r.sparse, known_docs=app.catalog.doc_ids)
+        off = Retriever(base.with_overrides(**{"retrieval.multihop": False}), r.store, r.embedder, r.sparse,
+                        known_docs=app.catalog.doc_ids)
+        for q in questions:
+            h_now, h_off = now.search(q.question, k=k), off.search(q.question, k=k)
+            key_now = [(h.chunk.id, h.rank) for h in h_now]
+            key_off = [(h.chunk.id, h.rank) for h in h_off]
+            same += key_now == key_off
+            rank1 += key_now[:1] == key_off[:1]
+            d = description(q.question)
+            if d is not None or q.modality in ("multi-hop", "cross-doc"):
+                hops = sorted({p for h in h_now for p in h.parts if p.startswith(("bridge:", "hop 2"))})
+                rows.append((q, d, hit_rank(q.gold, h_off, q.all_pages), hit_rank(q.gold, h_now, q.all_pages), hops))
+    print(f"{len(questions)} scored dev questions: {same} ranked exactly as with the hop off (top {k}), "
+          f"rank 1 the same for {rank1}\n")
+    print(f"{'id':<14}{'modality':<12}{'cue':<18}{'rank off':>9}{'on':>5}  hop")
+    for q, d, r_off, r_now, hops in rows:
+        print(f"{q.id:<14}{q.modality:<12}{d.kind if d else '-':<18}{r_off or '-':>9}{r_now or '-':>5}  {'; '.join(hops)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", type=Path, help="folder to build into and keep (PDFs and home are reused)")
@@ -317,7 +362,12 @@ def main() -> None:
     ap.add_argument("--companies", type=int, default=4)
     ap.add_argument("--filler", type=int, default=6, help="filler pages per document (look-alike words)")
     ap.add_argument("--misses", action="store_true")
+    ap.add_argument("--dev", type=Path, metavar="HOME", help="instead: the dev questions, hop off and on, in this home")
+    ap.add_argument("--corpus", type=Path, default=Path(__file__).resolve().parent.parent.parent / "shared" / "corpus")
     args = ap.parse_args()
+    if args.dev:
+        dev_check(args.dev, args.corpus)
+        return
     from pagelens.app import Pagelens
     from pagelens.settings import Settings
 

@@ -49,7 +49,7 @@ HOP_DEPTH = 10
 """How deep in the second hop's ranking its page is looked for."""
 HOP_UNSURE = 2
 """Pages about the bridge kept when none holds an asked word."""
-MIN_BRIDGE = 0.5
+MIN_BRIDGE = 0.3
 """Least score of a bridge: about one rare question word in its sentence, near it."""
 DESCRIPTION_BOOST = 2.0
 """A word of the description counts this many times a word of the rest of the question."""
@@ -60,7 +60,12 @@ PAGE_DECAY = 0.8
 ASKED_SHARE = 0.5
 """Share of the asked words (the question's outside its description) on the bridge's page for the
 question to count as answered there (no hop)."""
+OUTSIDE_NAMED = 0.5
+"""Weight of a name found outside the documents the question names ("the optimizer used to train
+Quill": the name on Quill's paper, not the one on another paper's training page)."""
 MAX_NAME_WORDS = 4
+MAX_IDENTITY = 8
+"""The best names looked up as documents (one routing call each, no model call)."""
 
 _DET = r"(?:the|a|an)"
 _W = r"[\w'\u2019-]+"
@@ -70,7 +75,7 @@ _CUES: list[tuple[str, re.Pattern[str]]] = [
     ("reduced relative", re.compile(
         rf"\b{_DET}\s+(?:{_W}\s+){{0,2}}?[a-z][\w-]*\s+(?:(?:the|its|their)\s+{_W}\s+|(?:[A-Z][\w'\u2019&.-]*\s+){{1,3}})?"
         r"(?:\w+ed|bought|built|made|won|held|ran|led|chose|sold|paid|uses|used|owns|runs|leads)\s+"
-        r"(?:in|by|at|for|during|with|from|on|to|under|over)\s+\S+")),
+        r"(?:in|by|at|for|during|with|from|on|to|under|over)\s+[\w'\u2019-]+(?:\s+[A-Z0-9][\w'\u2019-]*)*")),
     ("reduced relative", re.compile(
         rf"\b{_DET}\s+(?:{_W}\s+){{0,2}}?[a-z][\w-]*\s+(?:the|its|their)\s+{_W}\s+(?:uses|used|use|trains?|trained|cites?|cited|"
         r"proposes?|proposed|introduces?|introduced|describes?|described|recommends?|recommended)\b", re.I)),
@@ -159,7 +164,9 @@ def _names(sentence: str, lower_words: set[str], question: set[str]) -> list[tup
     run: list[str] = []
     start = 0
     for i, w in enumerate([*words, ""]):
-        like = bool(w) and _name_like(w, i == 0, lower_words)
+        # An author cited ("Wu et al.") is a reference, not the entity a description resolves to.
+        cited = i + 1 < len(words) and words[i + 1].lower() == "et"
+        like = bool(w) and not cited and _name_like(w, i == 0, lower_words)
         joins = like and _titled(w) and not set(tokenize(w)) <= question
         if joins and run and len(run) < MAX_NAME_WORDS:
             run.append(w)
@@ -175,10 +182,10 @@ def _names(sentence: str, lower_words: set[str], question: set[str]) -> list[tup
 
 
 def bridges(
-    question: str, desc: Description | None, pages: Sequence[Any], ranks: Sequence[int] | None = None,
+    question: str, desc: Description | None, pages: Sequence[Any], named: Sequence[str] = (),
 ) -> list[Bridge]:
-    """Names on ``pages`` (some of the first hop's best, best first; ``ranks``: their 0-based places in
-    it, default 0, 1, 2, ...) that the question lacks, best first."""
+    """Names on ``pages`` (a ranking's best, best first) that the question lacks, best first; when the
+    question names documents (``named``: their ids), a name on a page of another counts ``OUTSIDE_NAMED``."""
     q_terms = {t for t in tokenize(question) if t not in STOPWORDS}
     d_terms = set(tokenize(desc.text)) & q_terms if desc is not None else set()
     if not q_terms:
@@ -201,8 +208,6 @@ def bridges(
         parsed.append((pi, s, where))
     best: dict[str, Bridge] = {}
     for pi, s, where in parsed:
-        if not where:
-            continue
         for name, at in _names(s, lower_words, q_terms):
             own = set(tokenize(name)) - q_terms
             if not own:
@@ -213,7 +218,9 @@ def bridges(
                 d = min(abs(p - at) if p < at else max(0, p - at - n_words + 1) for p in positions)
                 w = (DESCRIPTION_BOOST if t in d_terms else 1.0) / spread[t]
                 score += w / (1.0 + d / PROXIMITY)
-            score *= PAGE_DECAY ** (ranks[pi] if ranks is not None else pi)
+            score *= PAGE_DECAY ** pi
+            if named and pages[pi].chunk.doc_id not in named:
+                score *= OUTSIDE_NAMED
             if name not in best or score > best[name].score:
                 best[name] = Bridge(name, score, pages[pi])
     return sorted(best.values(), key=lambda b: -b.score)
@@ -261,15 +268,65 @@ def answered_on(question: str, desc: Description, page: Any) -> bool:
 
 HopSearch = Callable[[str], list[Any]]
 """Retrieves a question: its candidates (deduplicated, merged per page), best first."""
+NamesDocuments = Callable[[str], dict[str, set[str]]]
+"""The documents a text names (document routing): doc id -> the text's terms in that document's identity."""
 
 
-def apply(question: str, ordered: Sequence[Any], k: int, search: HopSearch) -> list[Any]:
+def resolve_query(question: str, desc: Description) -> str | None:
+    """What resolves the description, asked on its own (None: the question's own ranking will do): a
+    demonstrative's antecedent clause ("BERT is pre-trained with a well-known optimizer" for "that
+    optimizer's"), else the description itself ("the optimizer used to train Marten"), whose pages
+    the asked words of the whole question ("default stepsize") would otherwise outrank."""
+    if desc.kind in ("demonstrative", "anaphor"):
+        d = decompose(question)
+        if d.multi and d.parts[0].kind == "clause":
+            others = [p.text for p in d.parts if desc.text not in p.text]
+            return " ".join(others) if others else None
+        return None
+    return desc.text if len({t for t in tokenize(desc.text) if t not in STOPWORDS}) >= 2 else None
+
+
+def _merge(*found: list[Bridge]) -> list[Bridge]:
+    best: dict[str, Bridge] = {}
+    for bs in found:
+        for b in bs:
+            if b.name not in best or b.score > best[b.name].score:
+                best[b.name] = b
+    return sorted(best.values(), key=lambda b: -b.score)
+
+
+def _by_identity(
+    question: str, desc: Description, found: list[Bridge], names_document: NamesDocuments,
+) -> list[Bridge]:
+    """Names that name another document whose identity (file name, title) holds a word of the
+    description ("Adam" → "Adam: A Method for Stochastic Optimization" for "the optimizer"): a cited
+    method, an acquired company with its own report. Their score is ``MIN_BRIDGE`` plus their own."""
+    q_terms = set(tokenize(question))
+    wanted = {t for t in tokenize(desc.text) if t not in STOPWORDS}
+    out = []
+    for b in found[:MAX_IDENTITY]:
+        own = set(tokenize(b.name)) - q_terms
+        named = names_document(f"{b.name} {desc.text}")
+        if any(d != b.source.chunk.doc_id and own <= terms and terms & (wanted - own) for d, terms in named.items()):
+            out.append(Bridge(b.name, MIN_BRIDGE + b.score, b.source))
+    return out
+
+
+def apply(
+    question: str, ordered: Sequence[Any], k: int, search: HopSearch, names_document: NamesDocuments | None = None,
+    named: Sequence[str] = (),
+) -> list[Any]:
     """``ordered`` with the second hop's page in the top ``k`` (see the module); unchanged when the
-    question holds no description, no bridge is found, or the hop finds nothing new."""
+    question holds no description, no bridge is found, or the hop finds nothing new. ``named``: the
+    documents the question names (its routing), where its description is looked for first."""
     desc = description(question)
-    if desc is None or not ordered:
+    if desc is None or not ordered or k < 3:
         return list(ordered)
-    found = bridges(question, desc, ordered[:HOP_PAGES])
+    rq = resolve_query(question, desc)
+    resolving = search(rq)[:HOP_PAGES] if rq else []
+    found = _merge(bridges(question, desc, ordered[:HOP_PAGES], named), bridges(question, desc, resolving, named))
+    if found and names_document is not None:
+        found = _merge(found, _by_identity(question, desc, found, names_document))
     if not found or found[0].score < MIN_BRIDGE:
         return list(ordered)
     bridge = found[0]
@@ -283,29 +340,36 @@ def apply(question: str, ordered: Sequence[Any], k: int, search: HopSearch) -> l
     sure = [c for c in pages if _terms(c) & asked]
     # The page about the bridge that holds an asked word; when none does (the question paraphrases
     # the page: "in which city … based" for "headquartered in"), the first HOP_UNSURE pages about it.
-    hops = (sure[:1] or pages[:HOP_UNSURE])[: max(0, k - 2)]
+    hops = (sure[:1] or pages[:HOP_UNSURE])[: k - 2]
     if not hops:
         return list(ordered)
     rank = {page_key(c): i for i, c in reversed(list(enumerate(ranking, 1)))}
     out = list(ordered)
     top = {page_key(c): c for c in out[:k]}
-    new = [h for h in hops if page_key(h) not in top]
-    keys = {page_key(h) for h in new}
-    new = [next((c for c in out if page_key(c) == page_key(h)), h) for h in new]  # its own candidate if ranked
+    group = [h for h in [bridge.source, *hops] if page_key(h) not in top]
+    keys = {page_key(h) for h in group}
+    group = [next((c for c in out if page_key(c) == page_key(h)), h) for h in group]  # its own candidate if ranked
     out = [c for c in out if page_key(c) not in keys]
-    if new:
-        at = next(i for i, c in enumerate(out) if page_key(c) == source)
-        if at + 1 + len(new) > k:
-            # No room after the bridge's page: it moves up (never to rank 1) to keep the hop beside it.
-            src = out.pop(at)
-            at = max(1 if at > 0 else 0, k - 1 - len(new))
-            out.insert(at, src)
-        out[at + 1 : at + 1] = new
+    if group:
+        if source in top:
+            at = next(i for i, c in enumerate(out) if page_key(c) == source) + 1
+            if at + len(group) > k:
+                # No room after the bridge's page: it moves up (never to rank 1) to keep the hop beside it.
+                src = out.pop(at - 1)
+                at = max(1 if at > 1 else 0, k - 1 - len(group))
+                out.insert(at, src)
+                at += 1
+        else:
+            at = max(1, k - len(group))  # the bridge's page and the hop's take the last places
+        out[at:at] = group
+    placed = {page_key(c): c for c in out[:k]}
     for h in hops:
-        c = top.get(page_key(h)) or next(c for c in new if page_key(c) == page_key(h))
-        c.channels["hop2_rank"] = float(rank[page_key(h)])
-        _label(c, f"hop 2 via {bridge.name}")
-    _label(bridge.source, f"bridge: {bridge.name}")
+        c = placed.get(page_key(h))
+        if c is not None:
+            c.channels["hop2_rank"] = float(rank[page_key(h)])
+            _label(c, f"hop 2 via {bridge.name}")
+    if source in placed:
+        _label(placed[source], f"bridge: {bridge.name}")
     return out
 
 

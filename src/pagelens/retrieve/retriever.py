@@ -41,7 +41,7 @@ from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
 from pagelens.retrieve import hop, multipart
 from pagelens.retrieve.protocol import Mode
-from pagelens.retrieve.routing import DocRouter, Routing
+from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
 from pagelens.settings import Settings
 from pagelens.vectors import ChannelQuery, ScoredPoint, VectorStore
 
@@ -148,7 +148,9 @@ class Retriever:
             timings["parts"] = _ms(t0)
         if rs.multihop and mode == "hybrid":
             t0 = time.perf_counter()
-            ordered = hop.apply(query, ordered, k, lambda q: self._part(q, channels, doc_ids, weights, routed)[0])
+            ordered = hop.apply(query, ordered, k, lambda q: self._part(q, channels, doc_ids, weights, routed)[0],
+                                self._names_documents if routed else None,
+                                routing.above(SCOPE_STRENGTH) if routing is not None else ())
             timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         return [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
@@ -157,6 +159,11 @@ class Retriever:
         """The documents ``query`` names (see ``pagelens.retrieve.routing``)."""
         vec = [float(x) for x in self.embedder.embed([" ".join(query.split())])[0]]
         return self.router.route(query, vec)
+
+    def _names_documents(self, text: str) -> dict[str, set[str]]:
+        """The documents ``text`` names, each with the terms of ``text`` in its identity (no model call)."""
+        routing = self.router.route(" ".join(text.split()))
+        return {d: routing.identity.get(d, set()) for d in routing.strength}
 
     # -- channels ---------------------------------------------------------------------------------
     def _channels(self, mode: Mode) -> list[str]:
