@@ -87,6 +87,35 @@ def test_the_second_hop_asks_about_the_bridge_instead_of_the_description() -> No
     assert hop.hop_query(q, hop.description(q), "Sorrel") == "what stepsize does Sorrel paper recommend?"
 
 
+def test_the_description_is_asked_on_its_own_and_a_demonstrative_by_its_antecedent() -> None:
+    q = "What default stepsize does the paper introducing the optimizer used to train Quill recommend?"
+    assert hop.resolve_query(q, hop.description(q)) == "the paper introducing the optimizer used to train Quill"
+    q = "Zephyr is trained with a well-known optimizer; what stepsize does that optimizer's paper recommend?"
+    assert hop.resolve_query(q, hop.description(q)) == "Zephyr is trained with a well-known optimizer"
+
+
+def test_a_cited_author_is_no_bridge() -> None:
+    q = "How large is the vocabulary that the tokenizer uses?"
+    page = _cand("p", 2, "The tokenizer follows Wu et al. and uses a vocabulary of 30,000 WordPiece tokens.")
+    assert [b.name for b in hop.bridges(q, hop.description(q), [page])] == ["WordPiece"]
+
+
+def test_a_name_naming_a_document_about_the_description_is_a_bridge() -> None:
+    q = "Zephyr is trained with a well-known optimizer; what stepsize does that optimizer's paper recommend?"
+    page = _cand("zephyr", 7, "We use Sorrel with a batch size of 256 and 2,000 warm-up steps. Results follow in Table 3.")
+    found = hop.bridges(q, hop.description(q), [page])
+    assert all(b.score < hop.MIN_BRIDGE for b in found)  # no word of the question near it
+    titles = {"sorrel-doc": "sorrel method stochastic optimization", "zephyr": "zephyr reading models"}
+
+    def names_document(text: str) -> dict[str, set[str]]:  # routing: doc -> the text's terms in its title
+        from pagelens.index.bm25 import tokenize
+        terms = set(tokenize(text))
+        return {d: terms & set(tokenize(t)) for d, t in titles.items() if terms & set(tokenize(t))}
+
+    by_identity = hop._by_identity(q, hop.description(q), found, names_document)
+    assert [b.name for b in by_identity] == ["Sorrel"] and by_identity[0].score >= hop.MIN_BRIDGE
+
+
 def test_the_hop_page_joins_the_top_k_after_the_bridges_page() -> None:
     q = "What revenue did the subsidiary that Acme acquired in 2019 report?"
     ordered = [_cand("r", 4, ACQ), *(_cand("r", p, "Revenue grew in every segment.") for p in (2, 3, 5, 6, 9))]
@@ -190,6 +219,18 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     for i, (b, city) in enumerate(CITY.items()):
         _pdf(pdfs / f"profile-{i + 1}.pdf", [(b, f"{b}: company profile."), ("History", "The company was founded by "
              "engineers and was later acquired."), ("About us", f"{b} is headquartered in {city} and employs 300 people.")])
+    # A paper that names its optimizer without saying it is one; that optimizer's paper and another's.
+    _pdf(pdfs / "zephyr-paper.pdf", [("Zephyr: Efficient Reading Models", "We present Zephyr, a family of encoders."),
+                                     ("Related work", "Optimizers with momentum decay and adaptive stepsize train "
+                                      "large models; their default settings matter."),
+                                     ("Training", "We use Sorrel with a batch size of 256 sequences and 2,000 "
+                                      "warm-up steps."), ("Results", "Zephyr reaches 81.2 on ReadBench.")])
+    for name, decay in (("Sorrel", "0.93"), ("Juniper", "0.85"), ("Bramble", "0.88"), ("Yarrow", "0.91")):
+        _pdf(pdfs / f"{name.lower()}-paper.pdf", [
+            (f"{name}: A Method for Stochastic Optimization", f"We introduce {name}, an optimizer."),
+            ("Convergence", "The method converges for any momentum decay below one."),
+            ("Algorithm 1", f"Algorithm 1: {name}. Good default settings are a stepsize of 0.001 and a momentum "
+                            f"decay of {decay}.")])
     home = root / "home"
     code, _, err = run(home, "ingest", str(pdfs))
     assert code == 0, err
@@ -222,6 +263,16 @@ def test_a_bridge_that_names_another_document_leads_there(corpus) -> None:
     q = "Where is the company Globex acquired in 2016 headquartered?"
     now = _pages(_search(home, q))
     assert ("globex-annual-report.pdf", pages["Globex"]["acquisitions"]) in now and ("profile-3.pdf", 3) in now
+
+
+def test_a_bridge_named_without_its_kind_leads_to_its_own_paper(corpus) -> None:
+    home, _ = corpus
+    q = "Zephyr is pre-trained with a well-known optimizer; what default momentum decay does that optimizer's paper recommend?"
+    hits = _search(home, q)
+    parts = {(h.chunk.doc_name, h.chunk.page): h.parts for h in hits}
+    assert "bridge: Sorrel" in parts.get(("zephyr-paper.pdf", 3), [])
+    assert "hop 2 via Sorrel" in parts.get(("sorrel-paper.pdf", 3), [])
+    assert hits[0].chunk.id == _search(home, q, multihop=False)[0].chunk.id  # rank 1 kept
 
 
 @pytest.mark.parametrize("question", [

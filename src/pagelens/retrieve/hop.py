@@ -10,23 +10,31 @@ every look-alike page has too.
 
 1. **When** (:func:`description`): the question holds a description: a relative clause on a noun
    phrase ("the director who chairs", "the subsidiary that Acme acquired"), a reduced one ("the
-   company acquired in 2019", "the business Acme bought in 2019"), a demonstrative ("that
+   company acquired in 2019", "the optimizer used to train Quill"), a demonstrative ("that
    optimizer's", "that person's"), a numeric modifier ("the 340M-parameter model"), "the X with N Y",
    "the one that". Any other question is left exactly as ranked.
-2. **Bridge** (:func:`bridges`): on the first hop's best pages (``HOP_PAGES``), the names (capitalised
-   words and runs of them, identifiers: ``Priya Raman``, ``BERTLARGE``, ``Quill-Heron``, ``HBEDOYA``)
-   that the question lacks, scored by the question's words in the same sentence, each weighted by how
-   few of those pages' sentences hold it (the description's rare words, "340M", "2019", "audit",
-   decide) and by its distance to the name; the words of the description count ``DESCRIPTION_BOOST``
-   times. The best name scoring at least ``MIN_BRIDGE`` is the bridge.
-3. **Second hop**: the clause holding the description, with the bridge appended, is retrieved like
-   any question (all channels, its own document routing: a bridge that names a document — an
-   optimizer's paper, a company's profile — routes there). Its best page among the first
-   ``HOP_DEPTH`` that holds the bridge and another of the question's words, and is not the page the
-   bridge came from, is the hop's page.
-4. **Top k**: the hop's page, if not already there, is placed right after the page the bridge came
-   from (which moves up when it is last; rank 1 never changes); the last of the top k moves down one. The bridge's page carries
-   ``bridge: NAME`` and the hop's page ``hop 2 via NAME`` in ``SearchHit.parts`` (``search --explain``),
+2. **Where it is resolved**: the first hop's best pages (``HOP_PAGES``), and those of the description
+   asked on its own (:func:`resolve_query`: the description, or a demonstrative's antecedent clause),
+   since the asked words of the whole question ("default stepsize") outrank the page that resolves it.
+3. **Bridge** (:func:`bridges`): on those pages, the names (capitalised words and runs of them,
+   identifiers: ``Priya Raman``, ``BERTLARGE``, ``Quill-Heron``, ``HBEDOYA``; not a cited author) that
+   the question lacks, scored by the question's words in the same sentence, each weighted by how few
+   of those pages' sentences hold it (the description's rare words, "340M", "2019", "audit", decide)
+   and by its distance to the name; the description's words count ``DESCRIPTION_BOOST`` times, pages
+   outside the documents the question names ``OUTSIDE_NAMED``. A name that names another document
+   whose profile holds a word of the description ("Adam" → "Adam: A Method for Stochastic
+   Optimization" for "the optimizer") gains ``MIN_BRIDGE`` (:func:`_by_identity`, document routing,
+   no model call). The best name scoring at least ``MIN_BRIDGE`` is the bridge — unless its page
+   also holds the asked thing (:func:`answered_on`): then the question is answered there.
+4. **Second hop** (:func:`hop_query`): the clause holding the description, the description replaced
+   by the bridge ("What revenue did Brightwater Analytics report?"), is retrieved like any question
+   (all channels, its own routing: a bridge that names a document routes there). Its best page among
+   the first ``HOP_DEPTH`` that holds the bridge and an asked word, and is not the bridge's page, is
+   the hop's page; when none holds an asked word, the first ``HOP_UNSURE`` pages holding the bridge.
+5. **Top k**: the hop's page, if not already there, is placed right after the bridge's page (which
+   moves up when it is last, or joins with it at the end of the top k when it came from the
+   description's own search); rank 1 never changes. The bridge's page carries ``bridge: NAME`` and
+   the hop's page ``hop 2 via NAME`` in ``SearchHit.parts`` (``search --explain``, the API's sources),
    and the hop's page its rank in the second hop (channel ``hop2_rank``).
 
 Constants chosen on the synthetic set of ``bench/multihop.py`` (several seeds), checked on dev.
@@ -269,7 +277,7 @@ def answered_on(question: str, desc: Description, page: Any) -> bool:
 HopSearch = Callable[[str], list[Any]]
 """Retrieves a question: its candidates (deduplicated, merged per page), best first."""
 NamesDocuments = Callable[[str], dict[str, set[str]]]
-"""The documents a text names (document routing): doc id -> the text's terms in that document's identity."""
+"""The documents a text names (document routing): doc id -> the text's terms in that document's profile."""
 
 
 def resolve_query(question: str, desc: Description) -> str | None:
@@ -298,7 +306,7 @@ def _merge(*found: list[Bridge]) -> list[Bridge]:
 def _by_identity(
     question: str, desc: Description, found: list[Bridge], names_document: NamesDocuments,
 ) -> list[Bridge]:
-    """Names that name another document whose identity (file name, title) holds a word of the
+    """Names that name another document whose profile (file name, title, cover, headings) holds a word of the
     description ("Adam" → "Adam: A Method for Stochastic Optimization" for "the optimizer"): a cited
     method, an acquired company with its own report. Their score is ``MIN_BRIDGE`` plus their own."""
     q_terms = set(tokenize(question))

@@ -161,9 +161,10 @@ class Retriever:
         return self.router.route(query, vec)
 
     def _names_documents(self, text: str) -> dict[str, set[str]]:
-        """The documents ``text`` names, each with the terms of ``text`` in its identity (no model call)."""
+        """The documents ``text`` names, each with the terms of ``text`` in its profile: identity, cover
+        opening, headings (no model call)."""
         routing = self.router.route(" ".join(text.split()))
-        return {d: routing.identity.get(d, set()) for d in routing.strength}
+        return {d: routing.identity.get(d, set()) | set(routing.terms.get(d, [])) for d in routing.strength}
 
     # -- channels ---------------------------------------------------------------------------------
     def _channels(self, mode: Mode) -> list[str]:
