@@ -242,6 +242,12 @@ class RetrievalSettings(BaseModel):
         "part's best page and a place for every document spanned (pagelens.retrieve.multipart). One-part questions "
         "rank as without it."
     )
+    multihop: bool = Field(
+        True, description="Questions that refer to something by a description ('the 340M-parameter model', 'the "
+        "company acquired in 2019', 'that optimizer's paper'): the best pages' names near the question's words that the "
+        "question lacks (bridges) are searched once more with the question, and the top k keeps the page that "
+        "second hop finds (pagelens.retrieve.hop). Questions without such a description rank as without it."
+    )
 
 
 class AnswerSettings(BaseModel):

@@ -39,9 +39,9 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
-from pagelens.retrieve import multipart
+from pagelens.retrieve import hop, multipart
 from pagelens.retrieve.protocol import Mode
-from pagelens.retrieve.routing import DocRouter, Routing
+from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
 from pagelens.settings import Settings
 from pagelens.vectors import ChannelQuery, ScoredPoint, VectorStore
 
@@ -146,6 +146,12 @@ class Retriever:
             ordered = multipart.apply(query, ordered, k, routing,
                                       lambda part: self._part(part, channels, doc_ids, weights, routed))
             timings["parts"] = _ms(t0)
+        if rs.multihop and mode == "hybrid":
+            t0 = time.perf_counter()
+            ordered = hop.apply(query, ordered, k, lambda q: self._part(q, channels, doc_ids, weights, routed)[0],
+                                self._names_documents if routed else None,
+                                routing.above(SCOPE_STRENGTH) if routing is not None else ())
+            timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         return [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
 
@@ -153,6 +159,12 @@ class Retriever:
         """The documents ``query`` names (see ``pagelens.retrieve.routing``)."""
         vec = [float(x) for x in self.embedder.embed([" ".join(query.split())])[0]]
         return self.router.route(query, vec)
+
+    def _names_documents(self, text: str) -> dict[str, set[str]]:
+        """The documents ``text`` names, each with the terms of ``text`` in its profile: identity, cover
+        opening, headings (no model call)."""
+        routing = self.router.route(" ".join(text.split()))
+        return {d: routing.identity.get(d, set()) | set(routing.terms.get(d, [])) for d in routing.strength}
 
     # -- channels ---------------------------------------------------------------------------------
     def _channels(self, mode: Mode) -> list[str]:
