@@ -206,8 +206,10 @@ class SearchHit(BaseModel):
         default_factory=list, description="Lower-ranked chunks of the same page, carried by this one (rank = fused rank)."
     )
     parts: list[str] = Field(
-        default_factory=list, description="The parts of a multi-part question this hit is the best evidence for "
-        "(pagelens.retrieve.multipart); empty for one-part questions."
+        default_factory=list, description="Why this hit holds its place: the parts of a multi-part question it is the best "
+        "evidence for (pagelens.retrieve.multipart), or a second hop's labels, 'bridge: NAME' on the page that "
+        "resolved a description and 'hop 2 via NAME' on the page found by asking about it (pagelens.retrieve.hop); "
+        "empty for a plain one-part question."
     )
 
     def all_chunks(self) -> list[Chunk]:
