@@ -91,7 +91,6 @@ _NUMERIC_Q = re.compile(
 _DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
-_PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
 _FIGURE_Q = re.compile(
     r"\b(fig(ure)?s?|chart|diagram|plot|graph|map|legend|axis|axes|illustrat\w*|panel|pictured|image|photo\w*|"
@@ -250,7 +249,7 @@ class _Cues:
         table = bool(_TABLE_Q.search(question) or _MIN_Q.search(question) or _MAX_Q.search(question))
         words = tx.focus_words(question)
         cues = cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
-                   bool(_PERSON_Q.search(question)), date, bool(_SPEECH_Q.search(question)),
+                   sp.answer_type(question) == "person", date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
                    table, tx.ask_terms(question), words[0] if len(words) >= 2 else [],
                    kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "",

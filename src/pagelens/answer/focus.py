@@ -28,7 +28,9 @@ Two support features come from it (see ``pagelens.answer.support``):
 A span about another instance of the asked thing is not attached to it, whatever its words
 (``kinds.designator_conflict``: "Class B" asked, "Class A" quoted; ``kinds.missing_superlative``: "the
 largest" asked, a sentence that names no largest): its ``focus_span`` is 0 and its ``type_near`` at most
-``SAME_SENTENCE``. For a thing of a kind (a person, a place, a role) a table row's label is the value.
+``SAME_SENTENCE``. A span without a value of the asked type does not state the asked thing either, whatever
+words of the focus it holds ("the average price per ad decreased by 16%" for a price in dollars):
+``focus_span`` 0 with ``type_near`` 0. For a thing of a kind (a person, a place, a role) a table row's label is the value.
 
 The answer's quoted snippets are each measured and the best counts (``best_attachment``). The words
 lists below are general English (question syntax, measure and class nouns), not any document's terms.
@@ -273,7 +275,9 @@ def attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: 
     if focus.kind in ("place", "role") and anchors:
         terms = set(tx.content_terms(c.match_text))
         if not all(any(t in terms or tx.prefix_match(t, terms) for t in name) for name in anchors):
-            return found[0], 0.0, found[2]  # a place or a title of something else
+            found = found[0], 0.0, found[2]  # a place or a title of something else
+    if focus.kind and found[1] == 0.0:
+        return 0.0, 0.0, found[2]  # no value of the asked type: the span does not state the asked thing
     return found
 
 
