@@ -126,6 +126,14 @@ def test_designators_and_superlatives_qualify_the_asked_thing():
     assert not kinds.missing_superlative("Which body part is the first to start itching?", "my ankle got to itching")
 
 
+def test_a_span_of_another_quarter_is_not_the_asked_one():
+    assert kinds.periods("in 2Q22, Q3 2021 and the second quarter of 2023") == {(2, "22"), (3, "21"), (2, "23")}
+    assert kinds.period_conflict("By how much did sales grow in 2Q22?", "sales would have grown 2.6% in the 2nd "
+                                 "quarter of 2023")
+    assert not kinds.period_conflict("By how much did sales grow in 2Q22?", "ID Sales — 2Q22: 5.8%")
+    assert not kinds.period_conflict("By how much did sales grow in 2Q22?", "sales grew 1.0%")  # names none
+
+
 def test_a_field_of_another_type_is_not_attached():
     q = "What home address is given for the emergency contact?"
     focus = focus_of(q)

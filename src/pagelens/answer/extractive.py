@@ -42,7 +42,7 @@ from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
 from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
-from pagelens.answer import span
+from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.embed.protocol import TextEmbedder
@@ -74,6 +74,7 @@ LONG_LABEL_PENALTY = 0.8
 TABLE_ROW_BONUS = 0.10  # a row with the asked column, when the question is about a table or an extreme
 MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
 NO_KIND_PENALTY = 0.8  # a money / address / place / role question, a candidate without one (``kinds``)
+OTHER_INSTANCE_PENALTY = 0.7  # a candidate that names only other quarters / designators than the question
 UNASKED_METADATA_PENALTY = 0.8  # a file property ("Title: ...") the question does not name  # a table "row" whose label is a paragraph (notes under a table)
 MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
@@ -300,6 +301,9 @@ class _Cues:
             factor *= NUMERIC_MISSING_PENALTY
         if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question):
             factor *= NO_KIND_PENALTY
+        if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(self.question, c.text, c.text + " "
+                                                                                       + c.match_text + " " + c.label):
+            factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
 
 

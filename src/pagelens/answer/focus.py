@@ -27,7 +27,8 @@ Two support features come from it (see ``pagelens.answer.support``):
 
 A span about another instance of the asked thing is not attached to it, whatever its words
 (``kinds.designator_conflict``: "Class B" asked, "Class A" quoted; ``kinds.missing_superlative``: "the
-largest" asked, a sentence that names no largest): its ``focus_span`` is 0 and its ``type_near`` at most
+largest" asked, a sentence that names no largest; ``kinds.period_conflict``: "2Q22" asked, "the 2nd
+quarter of 2023" quoted): its ``focus_span`` is 0 and its ``type_near`` at most
 ``SAME_SENTENCE``. A span without a value of the asked type does not state the asked thing either, whatever
 words of the focus it holds ("the average price per ad decreased by 16%" for a price in dollars):
 ``focus_span`` 0 with ``type_near`` 0. For a thing of a kind (a person, a place, a role) a table row's label is the value.
@@ -324,8 +325,9 @@ def _qualified(found: tuple[float, float, float], question: str, context: str, s
                wider: str) -> tuple[float, float, float]:
     """``found`` unless the span is about another instance of the asked thing (see the module docstring):
     a designator conflict in ``context`` (a row's label and column, a field's label, a sentence) or a
-    designator ``wider`` (with the table's caption) lacks, or a superlative the ``sentence`` does not state."""
-    if kinds.designator_conflict(question, context, wider) or (
+    designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
+    or a superlative the ``sentence`` does not state."""
+    if kinds.designator_conflict(question, context, wider) or kinds.period_conflict(question, context) or (
             sentence and kinds.missing_superlative(question, sentence)):
         return 0.0, min(found[1], SAME_SENTENCE), found[2]
     return found

@@ -21,6 +21,8 @@ Two qualifier checks read the question's modifiers of the thing asked for:
 * ``designator_conflict``: the question names an instance by a key word and a designator
   ("Class *B*", "Series *A*", "Table *3*", "Phase *II*"); a span that names the same key word only
   with other designators ("Class A ... Class C") is about another instance.
+* ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
+  2022") and the span names only other quarters.
 * ``missing_superlative``: the question asks for the largest / first / main ... thing (the word
   before a noun: "the *largest* European data center", not "the *first* to start itching"); a
   sentence that does not say so does not answer it (table rows and charts are left out: there the
@@ -165,6 +167,36 @@ def designator_conflict(question: str, context: str, wider: str = "") -> bool:
         return True
     around = designators(wider or context)
     return any(not (around.get(key, set()) & des) for key, des in asked.items())
+
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_PERIODS = (
+    re.compile(r"\b([1-4])Q[\s'’]?(\d{4}|\d{2})\b", re.I),  # 2Q22
+    re.compile(r"\bQ([1-4])[\s'’-]*(?:fy\s?)?(\d{4}|\d{2})\b", re.I),  # Q2 2022, Q2'22
+    re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+)?"
+               r"(?:year\s+)?(\d{4})\b", re.I),  # second quarter of 2022
+)
+
+
+def periods(text: str) -> set[tuple[int, str]]:
+    """The fiscal quarters ``text`` names, as (quarter, two-digit year): "2Q22", "Q2 2022" and "the second
+    quarter of 2022" are all (2, "22")."""
+    out: set[tuple[int, str]] = set()
+    for rx in _PERIODS:
+        for m in rx.finditer(text):
+            q = m.group(1).lower()
+            out.add((_ORDINAL.get(q) or int(q), m.group(2)[-2:]))
+    return out
+
+
+def period_conflict(question: str, context: str) -> bool:
+    """The question names a quarter ("in 2Q22") and ``context`` names quarters, none of them that one
+    ("… grown 2.6% in the 2nd quarter of 2023")."""
+    asked = periods(question)
+    if not asked:
+        return False
+    found = periods(context)
+    return bool(found) and not (found & asked)
 
 
 def missing_superlative(question: str, text: str) -> bool:
