@@ -134,6 +134,17 @@ def test_a_span_of_another_quarter_is_not_the_asked_one():
     assert not kinds.period_conflict("By how much did sales grow in 2Q22?", "sales grew 1.0%")  # names none
 
 
+def test_a_per_unit_without_the_measure_supports_nothing():
+    q = "What dividend per share did Contoso declare?"
+    focus = focus_of(q)
+    eps = Candidate("Diluted earnings per share — Q2 2024: $ 1.42", "Diluted earnings per share — Q2 2024: $ 1.42",
+                    0, 1, "sentence")
+    dividend = Candidate("The board declared a cash dividend of $0.35 per share.",
+                         "The board declared a cash dividend of $0.35 per share.", 0, 1, "sentence")
+    assert attachment(focus, q, eps, None, {})[0] == 0.0
+    assert attachment(focus, q, dividend, None, {})[:2] == (1.0, 1.0)
+
+
 def test_a_field_of_another_type_is_not_attached():
     q = "What home address is given for the emergency contact?"
     focus = focus_of(q)

@@ -233,11 +233,19 @@ def focus_span(focus: Focus, idf: dict[str, float], context: str, values: str = 
     """IDF-weighted share of the focus's terms that ``context`` supports (value-type words may be
     supported by ``values``, the span's values); 1 for a question without a focus. A question for a
     value ("what dividend per share") needs its focus; one for a thing of a kind ("which state ...",
-    "what job title") is answered by an instance that rarely repeats the kind, so a miss costs half."""
+    "what job title") is answered by an instance that rarely repeats the kind, so a miss costs half. A
+    span that holds only the unit of the asked measure ("per share") and not the measure supports none of it."""
     if not focus:
         return 1.0
     cover = _cover(focus, idf, context, values)
+    if focus.kind in VALUE_KINDS and focus.units and not _cover(_measured(focus), idf, context, values):
+        return 0.0  # only the unit: "per share" of earnings is no dividend per share
     return cover if focus.kind in VALUE_KINDS else ENTITY_FLOOR + (1 - ENTITY_FLOOR) * cover
+
+
+def _measured(focus: Focus) -> Focus:
+    """The focus without its "per ..." unit: the thing measured."""
+    return Focus(focus.words, tuple(t for t in focus.terms if t not in focus.units), focus.kind)
 
 
 def type_near(focus: Focus, question: str, pieces: Sequence[str], named: Sequence[bool]) -> float:
