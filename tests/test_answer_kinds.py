@@ -145,6 +145,18 @@ def test_a_per_unit_without_the_measure_supports_nothing():
     assert attachment(focus, q, dividend, None, {})[:2] == (1.0, 1.0)
 
 
+def test_a_form_field_belongs_to_the_party_the_question_names():
+    q = "What date of birth is given for the emergency contact on the HR employee form?"
+    assert kinds.parties(q) == [["emergenc", "contact"]]
+    assert kinds.parties("What date of birth is entered on the HR employee form?") == []
+    focus = focus_of(q)
+    employee = Candidate("MONTH/DAY/YEAR: 08/29/2020", "MONTH/DAY/YEAR: 08/29/2020", 0, 1, "field")
+    contact = Candidate("Emergency contact birth date: 01/02/1990", "", 0, 1, "field")
+    parties = kinds.parties(q)
+    assert attachment(focus, q, employee, None, {}, (), parties)[0] == 0.0
+    assert attachment(focus, q, contact, None, {}, (), parties)[:2] == (1.0, 1.0)
+
+
 def test_a_field_of_another_type_is_not_attached():
     q = "What home address is given for the emergency contact?"
     focus = focus_of(q)

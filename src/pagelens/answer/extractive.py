@@ -191,8 +191,10 @@ class ExtractiveAnswerer:
         rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
         features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
         quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
-        anchors = anchor_names(question, [h.chunk.doc_name for h in top])
-        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors)
+        docs = [h.chunk.doc_name for h in top]
+        anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
+        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
+                                    parties)
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:

@@ -277,10 +277,17 @@ def conditions_found(question: str, text: str) -> float:
 
 
 def attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: dict[str, float],
-               anchors: Sequence[Sequence[str]] = ()) -> tuple[float, float, float]:
+               anchors: Sequence[Sequence[str]] = (), parties: Sequence[Sequence[str]] = ()
+               ) -> tuple[float, float, float]:
     """(``focus_span``, ``type_near``, ``conditions``) of candidate ``c``; ``col``: a table row's asked column;
-    ``anchors``: the names a place or a role is asked of (``anchor_names``)."""
+    ``anchors``: the names a place or a role is asked of (``anchor_names``); ``parties``: whom the value
+    belongs to ("for the emergency contact", ``anchor_names(..., kinds.parties(question))``): a form
+    field is theirs only when its label names them (the form's own subject is in its name)."""
     found = _attachment(focus, question, c, col, idf)
+    if parties and c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
+        label = set(tx.content_terms(m.group(1)))
+        if not all(any(t in label or tx.prefix_match(t, label) for t in p) for p in parties):
+            found = 0.0, min(found[1], SAME_SENTENCE), found[2]
     if focus.kind in ("place", "role") and anchors:
         terms = set(tx.content_terms(c.match_text))
         if not all(any(t in terms or tx.prefix_match(t, terms) for t in name) for name in anchors):
@@ -290,13 +297,15 @@ def attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: 
     return found
 
 
-def anchor_names(question: str, doc_names: Sequence[str]) -> list[list[str]]:
+def anchor_names(question: str, doc_names: Sequence[str], names: Sequence[Sequence[str]] | None = None
+                 ) -> list[list[str]]:
     """The question's names (``text.key_names``) that its documents' names do not hold: "In which city
     is *Albertsons* headquartered?" asks a place of Albertsons, and a place in a sentence without
     Albertsons (a dateline, another company's address) is not its answer. A name of the document
     ("Kroger" in a Kroger report) is taken as said on every page."""
     docs = {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
-    return [n for n in tx.key_names(question) if not all(t in docs or tx.prefix_match(t, docs) for t in n)]
+    given = tx.key_names(question) if names is None else names
+    return [list(n) for n in given if not all(t in docs or tx.prefix_match(t, docs) for t in n)]
 
 
 def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: dict[str, float]
@@ -342,8 +351,9 @@ def _qualified(found: tuple[float, float, float], question: str, context: str, s
 
 
 def best_attachment(focus: Focus, question: str, quoted: Sequence[tuple[Candidate, int | None]],
-                    idf: dict[str, float], anchors: Sequence[Sequence[str]] = ()) -> tuple[float, float, float]:
+                    idf: dict[str, float], anchors: Sequence[Sequence[str]] = (),
+                    parties: Sequence[Sequence[str]] = ()) -> tuple[float, float, float]:
     """The best ``attachment`` among the quoted snippets (each with its asked column): the answer
     holds when one of them carries it."""
-    return max((attachment(focus, question, c, col, idf, anchors) for c, col in quoted), key=sum,
+    return max((attachment(focus, question, c, col, idf, anchors, parties) for c, col in quoted), key=sum,
                default=(0.0, 0.0, 0.0))

@@ -21,6 +21,8 @@ Two qualifier checks read the question's modifiers of the thing asked for:
 * ``designator_conflict``: the question names an instance by a key word and a designator
   ("Class *B*", "Series *A*", "Table *3*", "Phase *II*"); a span that names the same key word only
   with other designators ("Class A ... Class C") is about another instance.
+* ``parties``: whom the asked value belongs to ("for the *emergency contact*"); a form field is
+  that party's only when its label says so (``focus.attachment``).
 * ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
   2022") and the span names only other quarters.
 * ``missing_superlative``: the question asks for the largest / first / main ... thing (the word
@@ -167,6 +169,22 @@ def designator_conflict(question: str, context: str, wider: str = "") -> bool:
         return True
     around = designators(wider or context)
     return any(not (around.get(key, set()) & des) for key, des in asked.items())
+
+
+_PARTY = re.compile(r"\b(?:for|of)\s+(?:the|a|an|this|that|each|your|his|her|their)\s+((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"
+                    r"(?=\s+(?:on|in|at|according|listed|given|entered|shown|of|from|\?|$)|\s*[?,])|"
+                    r"\b(?:the|a|an|this|that)\s+((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)['’]s\b")
+
+
+def parties(question: str) -> list[list[str]]:
+    """Whom the asked value belongs to, by a common noun ("... given *for the emergency contact*", "*the
+    emergency contact's* address"), as lists of stems; names (capitalised) are ``text.key_names``'s."""
+    out = []
+    for m in _PARTY.finditer(question):
+        terms = tx.content_terms(m.group(1) or m.group(2))
+        if terms:
+            out.append(terms)
+    return out
 
 
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
