@@ -81,6 +81,7 @@ def test_a_list_item_is_quoted_alone_not_the_whole_list(app):
     "In which city is Contoso's largest European data center located?",  # regions, no largest, no city
     "What quarterly dividend per share does Contoso pay?",  # the dividend is named, no amount
     "What was Contoso's average price per ad, in dollars, in the fourth quarter?",  # a change in percent only
+    "Since what date has Contoso's Class B stock been listed on Nasdaq?",  # Class A's date; Class B not listed
 ])
 def test_abstains_when_no_span_carries_the_type_for_the_asked_instance(app, question):
     ans = app.ask(question)
@@ -124,6 +125,14 @@ def test_designators_and_superlatives_qualify_the_asked_thing():
     assert kinds.missing_superlative(q, "data centers primarily in North America, Europe, and Asia")
     assert not kinds.missing_superlative(q, "our largest data center is in Dublin")
     assert not kinds.missing_superlative("Which body part is the first to start itching?", "my ankle got to itching")
+
+
+def test_a_date_of_another_event_is_not_the_asked_one():
+    q = "Since what date has Contoso's Class B stock been listed on Nasdaq?"
+    assert kinds.missing_event(q, "date", "As of December 31, 2024, 64 holders of record held our Class B stock.")
+    assert not kinds.missing_event(q, "date", "Our Class A stock has been listed on Nasdaq since May 5, 2009.")
+    assert not kinds.missing_event("When did the store open?", "when", "In May 2009 sales rose.")  # no participle
+    assert not kinds.missing_event(q, "number", "As of December 31, 2024, 64 holders")  # no time asked
 
 
 def test_a_span_of_another_quarter_is_not_the_asked_one():

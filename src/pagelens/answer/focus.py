@@ -345,7 +345,8 @@ def _qualified(found: tuple[float, float, float], question: str, context: str, s
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
     or a superlative the ``sentence`` does not state."""
     if kinds.designator_conflict(question, context, wider) or kinds.period_conflict(question, context) or (
-            sentence and kinds.missing_superlative(question, sentence)):
+            sentence and (kinds.missing_superlative(question, sentence)
+                          or kinds.missing_event(question, sp.answer_type(question), sentence))):
         return 0.0, min(found[1], SAME_SENTENCE), found[2]
     return found
 

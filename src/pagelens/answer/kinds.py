@@ -25,6 +25,8 @@ Two qualifier checks read the question's modifiers of the thing asked for:
   that party's only when its label says so (``focus.attachment``).
 * ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
   2022") and the span names only other quarters.
+* ``missing_event``: a question for the time of an event ("has X been *listed*") and a sentence
+  that dates something else.
 * ``missing_superlative``: the question asks for the largest / first / main ... thing (the word
   before a noun: "the *largest* European data center", not "the *first* to start itching"); a
   sentence that does not say so does not answer it (table rows and charts are left out: there the
@@ -215,6 +217,22 @@ def period_conflict(question: str, context: str) -> bool:
         return False
     found = periods(context)
     return bool(found) and not (found & asked)
+
+
+_PARTICIPLE = re.compile(r"\b(?:is|are|was|were|been|be|being|has|have|had)\s+(?:\w+\s+){0,4}?([a-z]{3,}(?:ed|en))\b")
+_TIME_KINDS = frozenset({"date", "when", "year"})
+
+
+def missing_event(question: str, kind: str, sentence: str) -> bool:
+    """A question for the time of an event ("since what date has X been *listed*", "when was it
+    *founded*") and a sentence that dates something without that event: its date is another event's."""
+    if kind not in _TIME_KINDS:
+        return False
+    events = [m.group(1) for m in _PARTICIPLE.finditer(tx.ask_part(question) or question)]
+    if not events:
+        return False
+    stems = {tx.stem(w.lower()) for w in re.findall(r"[A-Za-z]+", sentence)}  # "listed" is a question word too
+    return not any(tx.stem(e) in stems for e in events)
 
 
 def missing_superlative(question: str, text: str) -> bool:
