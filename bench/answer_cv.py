@@ -272,7 +272,8 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
     print(_line("HELD-ASIDE half (fit on all tuning)", {m: score(held, d) for m, d in zip(modes, deciders)}))
     print(_line(f"all {len(pdfs)} PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
     for name, group in unseen.items():
-        print(_line(f"{name[:26]} (fit on tuning)", {m: score(group, d) for m, d in zip(modes, deciders)}))
+        print(_line(f"{name.removeprefix('questions-')[:18]} (fit on tuning)",
+                    {m: score(group, d) for m, d in zip(modes, deciders)}))
     print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
     print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}; "
           f"support cut (answer.abstain_support) = {s_cut}")
