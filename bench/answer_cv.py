@@ -30,8 +30,9 @@ Modes compared per fold and on both halves:
 * ``support``: ``answer.abstain = "support"``, the support score (``support.support_score``: no fitted
   weight) with its one cut fit on the training folds.
 
-``--unseen FILE``: unanswerable questions about the held-aside PDFs, written without tuning on them, are
-asked of the whole index and reported on their own line (fit on the whole tuning half).
+``--unseen FILE ...``: question files written without tuning on them (unanswerable questions about the
+held-aside PDFs; a fresh answerable + unanswerable check set) are asked of the whole index and each is
+reported on its own line (fit on the whole tuning half).
 
 Columns: ``acc`` answer accuracy on the real questions (answerable: answered and right;
 unanswerable: abstained), ``unans`` unanswerable questions abstained on, ``false`` answerable questions
@@ -82,7 +83,7 @@ class Row:
     flags: tuple[str, ...]
     score: float
     text: str = ""
-    unseen: bool = False  # an unanswerable question of the --unseen file (reported on its own)
+    unseen: str = ""  # the --unseen file the question comes from (each reported on its own line)
 
     @property
     def weight(self) -> float:
@@ -106,19 +107,20 @@ def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[
     """Every real question and its swapped copies, answered once without abstaining; the questions of
     the ``unseen`` files are asked of the whole index too, as rows of their own."""
     questions = load_questions(files or [corpus / n for n in QUESTION_FILES if (corpus / n).exists()])
-    extra = load_questions(unseen) if unseen else []
+    extra = [(q, f.stem) for f in unseen or [] for q in load_questions([f])]
     pdfs = sorted({q.pdfs[0] for q in questions})
     aside, folds = split(pdfs)
     group = {p: tuple(g) for g in [aside, *folds] for p in g}
     cache_file = home / "answer_cv_hits.json"  # retrieval is the slow part: kept between runs
     cache: dict[str, list] = json.loads(cache_file.read_text()) if cache_file.exists() else {}
     jobs: list[tuple[Question, str, list[str] | None]] = []
+    group_of = {f"unseen:{q.id}": name for q, name in extra}
     for q in questions:
         jobs.append((q, q.id, None))
         others = [p for p in group[q.pdfs[0]] if p not in q.pdfs]
         if q.modality != UNANSWERABLE and others:
             jobs.append((q, f"swap:{q.id}", others))
-    jobs += [(q, f"unseen:{q.id}", None) for q in extra]
+    jobs += [(q, f"unseen:{q.id}", None) for q, _ in extra]
     todo = [j for j in jobs if j[1] not in cache]
     if todo:
         _retrieve(home, corpus, todo, cache)
@@ -128,7 +130,7 @@ def collect(home: Path, corpus: Path, answerer: ExtractiveAnswerer, files: list[
         hits = [SearchHit.model_validate(h) for h in cache[key]]
         standalone = plan_query(None, q.question, expand=True).standalone
         ev = answerer.evidence(standalone, hits)
-        swapped, extra_q = key.startswith("swap:"), key.startswith("unseen:")
+        swapped, extra_q = key.startswith("swap:"), group_of.get(key, "")
         answerable = q.modality != UNANSWERABLE
         if ev is None:
             rows.append(Row(key, q.pdfs[0], answerable, swapped, False, tuple(0.0 for _ in FEATURES), ("empty",), 0.0,
@@ -242,7 +244,7 @@ def _head(modes: tuple[str, ...]) -> str:
 
 
 def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
-    unseen = [r for r in rows if r.unseen]
+    unseen = {name: [r for r in rows if r.unseen == name] for name in dict.fromkeys(r.unseen for r in rows if r.unseen)}
     rows = [r for r in rows if not r.unseen]
     pdfs = sorted({r.pdf for r in rows})
     aside, folds = split(pdfs)
@@ -269,8 +271,9 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
     held = [r for r in rows if r.pdf in aside]
     print(_line("HELD-ASIDE half (fit on all tuning)", {m: score(held, d) for m, d in zip(modes, deciders)}))
     print(_line(f"all {len(pdfs)} PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
-    if unseen:
-        print(_line("UNSEEN unanswerable (fit on tuning)", {m: score(unseen, d) for m, d in zip(modes, deciders)}))
+    for name, group in unseen.items():
+        print(_line(f"{name.removeprefix('questions-')[:18]} (fit on tuning)",
+                    {m: score(group, d) for m, d in zip(modes, deciders)}))
     print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
     print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}; "
           f"support cut (answer.abstain_support) = {s_cut}")
@@ -295,8 +298,8 @@ def main() -> None:
     ap.add_argument("--home", type=Path, required=True, help="data home (kept: it caches the retrieved sources)")
     ap.add_argument("--corpus", type=Path, default=CORPUS, help="folder with pdfs/ and the question files")
     ap.add_argument("--questions", type=Path, nargs="*", help="question files (default: the three dev files)")
-    ap.add_argument("--unseen", type=Path, nargs="*", help="unanswerable questions on PDFs not tuned on, reported "
-                    "on their own line (bench/data/questions-unseen-unanswerable.jsonl)")
+    ap.add_argument("--unseen", type=Path, nargs="*", help="question files not tuned on, each reported on its own "
+                    "line (bench/data/questions-unseen-unanswerable.jsonl, bench/data/questions-fresh-answers.jsonl)")
     ap.add_argument("--dump", action="store_true", help="print every question's features and outcome")
     ap.add_argument("--fresh", action="store_true", help="retrieve again instead of reusing the hits kept in the home")
     args = ap.parse_args()
@@ -312,8 +315,9 @@ def main() -> None:
         print(f"{'id':<22}{'kind':<6}{'right':<6}{'flags':<12}" + " ".join(f"{f[:6]:>6}" for f in FEATURES))
         for r in rows:
             kind = "swap" if r.swapped else ("ans" if r.answerable else "UNSEEN" if r.unseen else "UNANS")
+            kind = kind if not (r.unseen and r.answerable) else "ANS+"
             print(f"{r.id:<22}{kind:<6}{'right' if r.right else '-':<6}{','.join(r.flags):<12}"
-                  + " ".join(f"{v:>6.2f}" for v in r.x))
+                  + " ".join(f"{v:>6.2f}" for v in r.x) + f"  support {support_score(r.x):.3f}  {r.text[:160]!r}")
         print()
     report(rows, settings, settings.abstain)
 

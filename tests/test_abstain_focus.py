@@ -98,7 +98,7 @@ def test_answers_the_head_count_where_the_release_gives_one(with_facts):
 
 # -- the pieces -----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("question, terms, kind", [
-    ("What dividend per share did Meta declare for the second quarter of 2023?", ("dividend", "share"), "number"),
+    ("What dividend per share did Meta declare for the second quarter of 2023?", ("dividend", "share"), "money"),
     ("How many full-time employees did Alphabet have at the end of 2022?", ("full", "time", "fulltim", "employe"),
      "number"),
     ("What e-mail address did the employee enter on the HR form?", ("mail", "email", "address"), "email"),
@@ -107,6 +107,8 @@ def test_answers_the_head_count_where_the_release_gives_one(with_facts):
     ("Which colour marks the rows that are accessible?", (), ""),  # a class word, then the verb
     ("How much did Meta spend on share repurchases?", (), "number"),  # an amount of a verb: no noun
     ("Who wrote the paper?", (), "person"),
+    ("In which city is Alphabet's largest European data center located?", (), "place"),  # the kind is no term
+    ("What job title does the employee hold?", (), "role"),
 ])
 def test_focus_is_the_head_noun_phrase_with_its_modifiers(question, terms, kind):
     focus = focus_of(question)

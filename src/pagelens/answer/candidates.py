@@ -81,8 +81,39 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
         for body in bodies:
             out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
-    text = "\n".join(other) if not table_lines else " ".join(other)  # a table's caption is a candidate too
-    out.extend(Candidate(s, s, index, page, "sentence") for s in tx.join_speech(tx.split_sentences(text)))
+    blocks = _blocks(other) if not table_lines else [(" ".join(other), "")]  # a table's caption is a candidate too
+    out.extend(Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")
+               for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b)))
+    return out
+
+
+HEADING_WORDS = 5  # a line of at most this many words without end punctuation is a heading of what follows
+_OPEN_END = re.compile(r"(\b(the|a|an|of|and|or|to|in|on|at|for|by|with|from|as|per|than)|[,;:(\-–—/&])\s*$", re.I)
+
+
+def _blocks(lines: list[str]) -> list[tuple[str, str]]:
+    """A text chunk's lines grouped into runs that may hold one sentence, each with the heading of its
+    list: a line ends its run when it is a list item — a line of more than ``HEADING_WORDS`` words
+    without end punctuation that does not break off mid-phrase, followed by a line that starts with a
+    capital, a digit or a bullet ("Adjusted effective tax rate of 23%" / "Capital expenditures of $3.4 –
+    $3.6 billion"). Headings (short lines) stay with the line they head, and the later items of the
+    list are scored with them too ("Full-Year 2023 Guidance"); lines that end a sentence end their run
+    anyway."""
+    out: list[tuple[str, str]] = []
+    run: list[str] = []
+    lead = ""  # the heading lines of the list the next item belongs to
+    for i, line in enumerate(lines):
+        run.append(line)
+        nxt = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
+        flat = line.strip()
+        if (nxt and len(flat.split()) > HEADING_WORDS and not re.search(r"[.!?:\"”')\]]\W*$", flat)
+                and not _OPEN_END.search(flat) and re.match(r"[A-Z0-9•●▪◦\-–*(]", nxt)):
+            heads = [x.strip() for x in run[:-1] if len(x.split()) <= HEADING_WORDS]
+            out.append(("\n".join(run), "" if heads else lead))
+            lead = " ".join(heads) if heads else lead
+            run = []
+    if run:
+        out.append(("\n".join(run), lead if len(run) == 1 else ""))
     return out
 
 

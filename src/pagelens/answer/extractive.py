@@ -41,8 +41,8 @@ from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
-from pagelens.answer.focus import best_attachment, focus_idf, focus_of
-from pagelens.answer import span
+from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
+from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.embed.protocol import TextEmbedder
@@ -73,6 +73,8 @@ NO_PERSON_PENALTY = 0.6  # a "who" question, a candidate without a person-like n
 LONG_LABEL_PENALTY = 0.8
 TABLE_ROW_BONUS = 0.10  # a row with the asked column, when the question is about a table or an extreme
 MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
+NO_KIND_PENALTY = 0.8  # a money / address / place / role question, a candidate without one (``kinds``)
+OTHER_INSTANCE_PENALTY = 0.7  # a candidate that names only other quarters / designators than the question
 UNASKED_METADATA_PENALTY = 0.8  # a file property ("Title: ...") the question does not name  # a table "row" whose label is a paragraph (notes under a table)
 MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
@@ -90,7 +92,6 @@ _NUMERIC_Q = re.compile(
 _DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
-_PERSON_Q = re.compile(r"^\s*who\b|\bauthors?\b|\bwritten by\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
 _FIGURE_Q = re.compile(
     r"\b(fig(ure)?s?|chart|diagram|plot|graph|map|legend|axis|axes|illustrat\w*|panel|pictured|image|photo\w*|"
@@ -110,7 +111,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 6
+EXTRACTIVE_VERSION = 7
 
 
 @dataclass
@@ -190,7 +191,10 @@ class ExtractiveAnswerer:
         rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
         features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
         quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
-        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]))
+        docs = [h.chunk.doc_name for h in top]
+        anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
+        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
+                                    parties)
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -239,17 +243,22 @@ class _Cues:
     ask_terms: list[str] = field(default_factory=list)  # content words from the last wh-word on
     modifier: list[str] = field(default_factory=list)  # first word of a two-word focus ("e-mail" address)
     form: str = ""  # an answer type with a form of its own: email, url, phone
+    kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
+    question: str = ""
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
         date = bool(_DATE_Q.search(question))
         table = bool(_TABLE_Q.search(question) or _MIN_Q.search(question) or _MAX_Q.search(question))
         words = tx.focus_words(question)
-        return cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
-                   bool(_PERSON_Q.search(question)), date, bool(_SPEECH_Q.search(question)),
+        cues = cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
+                   sp.answer_type(question) == "person", date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
                    table, tx.ask_terms(question), words[0] if len(words) >= 2 else [],
-                   kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "")
+                   kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "",
+                   kind if kind in ("money", "address", "place", "role") else "")
+        cues.question = question
+        return cues
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -292,7 +301,22 @@ class _Cues:
                 factor *= NO_FORM_PENALTY
         if self.numeric and not (found - self.q_numbers):
             factor *= NUMERIC_MISSING_PENALTY
+        if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question):
+            factor *= NO_KIND_PENALTY
+        if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(self.question, c.text, c.text + " "
+                                                                                       + c.match_text + " " + c.label):
+            factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
+
+
+def _typed_part(c: Candidate, kind: str) -> str:
+    """The part of ``c`` that holds its value: a field's value, a row's label for a thing (a place, a
+    role) and its cells for an amount, a sentence itself."""
+    if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
+        return m.group(2)
+    if c.kind == "row" and c.cells:
+        return c.label or c.cells[0] if kind in ("place", "role") else c.text
+    return c.text
 
 
 # -- scoring ---------------------------------------------------------------------------------------

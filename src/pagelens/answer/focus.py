@@ -25,6 +25,14 @@ Two support features come from it (see ``pagelens.answer.support``):
   no value of that type; 1 when the question asks for no particular type.
 * ``conditions``: the question's numbers other than years ("with *12* g", "*6* layers") in the span.
 
+A span about another instance of the asked thing is not attached to it, whatever its words
+(``kinds.designator_conflict``: "Class B" asked, "Class A" quoted; ``kinds.missing_superlative``: "the
+largest" asked, a sentence that names no largest; ``kinds.period_conflict``: "2Q22" asked, "the 2nd
+quarter of 2023" quoted): its ``focus_span`` is 0 and its ``type_near`` at most
+``SAME_SENTENCE``. A span without a value of the asked type does not state the asked thing either, whatever
+words of the focus it holds ("the average price per ad decreased by 16%" for a price in dollars):
+``focus_span`` 0 with ``type_near`` 0. For a thing of a kind (a person, a place, a role) a table row's label is the value.
+
 The answer's quoted snippets are each measured and the best counts (``best_attachment``). The words
 lists below are general English (question syntax, measure and class nouns), not any document's terms.
 """
@@ -36,7 +44,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pagelens.answer import span
+from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import LABEL_VALUE, Candidate
@@ -47,7 +55,7 @@ MAX_FOCUS_WORDS = 5
 NAMED = 0.5  # a clause or a row names the focus when it holds this IDF-weighted share of its terms
 UNIT_WEIGHT = 0.5  # weight of the terms of a "per ..." unit against the thing measured
 ENTITY_FLOOR = 0.5  # focus_span of a question for a thing of a kind whose span does not name the kind
-VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone"})
+VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money"})
 _YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
 
 _WH = re.compile(r"^(what|which|who|whom|whose|how|when|where)$", re.I)
@@ -65,8 +73,10 @@ MEASURE_WORDS = frozenset("number numbers amount share percentage percent propor
 """Heads that take their thing from an "of" phrase: "the number of employees" asks about employees."""
 CLASS_WORDS = frozenset("quantity thing item kind type sort color colour operation method technique term word "
                         "words label name title notation symbol unit part feature property benefit setting step "
-                        "action actions option category format form role".split())
-"""Words that name the kind of the answer rather than a thing the document states about it."""
+                        "action actions option category format form role job occupation profession city "
+                        "country state town county province village nation location place region territory".split())
+"""Words that name the kind of the answer rather than a thing the document states about it (a place's
+or a role's kind too: "in which *city* ..." is answered by "in Mountain View")."""
 QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total number count score accuracy size value "
                            "ratio income revenue revenues profit loss expense expenses expenditure expenditures "
                            "earnings sales salary temperature duration length width height weight speed resistance "
@@ -223,11 +233,19 @@ def focus_span(focus: Focus, idf: dict[str, float], context: str, values: str = 
     """IDF-weighted share of the focus's terms that ``context`` supports (value-type words may be
     supported by ``values``, the span's values); 1 for a question without a focus. A question for a
     value ("what dividend per share") needs its focus; one for a thing of a kind ("which state ...",
-    "what job title") is answered by an instance that rarely repeats the kind, so a miss costs half."""
+    "what job title") is answered by an instance that rarely repeats the kind, so a miss costs half. A
+    span that holds only the unit of the asked measure ("per share") and not the measure supports none of it."""
     if not focus:
         return 1.0
     cover = _cover(focus, idf, context, values)
+    if focus.kind in VALUE_KINDS and focus.units and not _cover(_measured(focus), idf, context, values):
+        return 0.0  # only the unit: "per share" of earnings is no dividend per share
     return cover if focus.kind in VALUE_KINDS else ENTITY_FLOOR + (1 - ENTITY_FLOOR) * cover
+
+
+def _measured(focus: Focus) -> Focus:
+    """The focus without its "per ..." unit: the thing measured."""
+    return Focus(focus.words, tuple(t for t in focus.terms if t not in focus.units), focus.kind)
 
 
 def type_near(focus: Focus, question: str, pieces: Sequence[str], named: Sequence[bool]) -> float:
@@ -258,32 +276,85 @@ def conditions_found(question: str, text: str) -> float:
     return len(given & tx.numbers(text)) / len(given)
 
 
-def attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: dict[str, float]
+def attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: dict[str, float],
+               anchors: Sequence[Sequence[str]] = (), parties: Sequence[Sequence[str]] = ()
                ) -> tuple[float, float, float]:
-    """(``focus_span``, ``type_near``, ``conditions``) of candidate ``c``; ``col``: a table row's asked column."""
+    """(``focus_span``, ``type_near``, ``conditions``) of candidate ``c``; ``col``: a table row's asked column;
+    ``anchors``: the names a place or a role is asked of (``anchor_names``); ``parties``: whom the value
+    belongs to ("for the emergency contact", ``anchor_names(..., kinds.parties(question))``): a form
+    field is theirs only when its label names them (the form's own subject is in its name)."""
+    found = _attachment(focus, question, c, col, idf)
+    if parties and c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
+        label = set(tx.content_terms(m.group(1)))
+        if not all(any(t in label or tx.prefix_match(t, label) for t in p) for p in parties):
+            found = 0.0, min(found[1], SAME_SENTENCE), found[2]
+    if focus.kind in ("place", "role") and anchors:
+        terms = set(tx.content_terms(c.match_text))
+        if not all(any(t in terms or tx.prefix_match(t, terms) for t in name) for name in anchors):
+            found = found[0], 0.0, found[2]  # a place or a title of something else
+    if focus.kind and found[1] == 0.0:
+        return 0.0, 0.0, found[2]  # no value of the asked type: the span does not state the asked thing
+    return found
+
+
+def anchor_names(question: str, doc_names: Sequence[str], names: Sequence[Sequence[str]] | None = None
+                 ) -> list[list[str]]:
+    """The question's names (``text.key_names``) that its documents' names do not hold: "In which city
+    is *Albertsons* headquartered?" asks a place of Albertsons, and a place in a sentence without
+    Albertsons (a dateline, another company's address) is not its answer. A name of the document
+    ("Kroger" in a Kroger report) is taken as said on every page."""
+    docs = {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
+    given = tx.key_names(question) if names is None else names
+    return [list(n) for n in given if not all(t in docs or tx.prefix_match(t, docs) for t in n)]
+
+
+def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: dict[str, float]
+                ) -> tuple[float, float, float]:
     if c.kind == "row" and c.cells:
         caption = c.match_text[len(c.text):]
         names = " ".join(dict.fromkeys([c.label, c.cells[0]]))
         if col is not None and col < len(c.cells):
             head = c.header[col] if col < len(c.header) else ""
-            context, pieces = f"{names} {head} {caption}", [c.cells[col]]
+            context, pieces, own = f"{names} {head} {caption}", [c.cells[col]], f"{names} {head}"
         else:
-            context, pieces = f"{names} {' '.join(c.header)} {caption}", [c.text]
+            context, pieces, own = f"{names} {' '.join(c.header)} {caption}", [c.text], c.text
+        if focus.kind == "money" and kinds.money_cell(pieces[0], f"{own} {caption}"):
+            pieces = [f"$ {pieces[0]}"] if not sp.has_type("money", pieces[0], question) else pieces
+        if focus.kind in kinds.ENTITY_KINDS:
+            pieces = [f"{c.label or c.cells[0]} {pieces[0]}" if len(pieces[0]) < 40 else c.label or c.cells[0]]
         named = [_cover(focus, idf, context, pieces[0]) >= NAMED]
-        return (focus_span(focus, idf, context, pieces[0]), type_near(focus, question, pieces, named),
-                conditions_found(question, c.match_text))
+        found = (focus_span(focus, idf, context, pieces[0]), type_near(focus, question, pieces, named),
+                 conditions_found(question, c.match_text))
+        return _qualified(found, question, own, None, f"{own} {c.match_text}")
     if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
         named = [_cover(focus, idf, m.group(1), m.group(2)) >= NAMED]
-        return (focus_span(focus, idf, m.group(1), m.group(2)), type_near(focus, question, [m.group(2)], named),
-                conditions_found(question, c.text))
+        found = (focus_span(focus, idf, m.group(1), m.group(2)), type_near(focus, question, [m.group(2)], named),
+                 conditions_found(question, c.text))
+        return _qualified(found, question, m.group(1), None, c.match_text)
     text = f"{c.label} {c.text}" if c.kind == "figtext" else c.text
     pieces = span.clauses(text) or [text]
     named = [_cover(focus, idf, p) >= NAMED for p in pieces]
-    return focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text)
+    found = focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text)
+    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text)
+
+
+def _qualified(found: tuple[float, float, float], question: str, context: str, sentence: str | None,
+               wider: str) -> tuple[float, float, float]:
+    """``found`` unless the span is about another instance of the asked thing (see the module docstring):
+    a designator conflict in ``context`` (a row's label and column, a field's label, a sentence) or a
+    designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
+    or a superlative the ``sentence`` does not state."""
+    if kinds.designator_conflict(question, context, wider) or kinds.period_conflict(question, context) or (
+            sentence and (kinds.missing_superlative(question, sentence)
+                          or kinds.missing_event(question, sp.answer_type(question), sentence))):
+        return 0.0, min(found[1], SAME_SENTENCE), found[2]
+    return found
 
 
 def best_attachment(focus: Focus, question: str, quoted: Sequence[tuple[Candidate, int | None]],
-                    idf: dict[str, float]) -> tuple[float, float, float]:
+                    idf: dict[str, float], anchors: Sequence[Sequence[str]] = (),
+                    parties: Sequence[Sequence[str]] = ()) -> tuple[float, float, float]:
     """The best ``attachment`` among the quoted snippets (each with its asked column): the answer
     holds when one of them carries it."""
-    return max((attachment(focus, question, c, col, idf) for c, col in quoted), key=sum, default=(0.0, 0.0, 0.0))
+    return max((attachment(focus, question, c, col, idf, anchors, parties) for c, col in quoted), key=sum,
+               default=(0.0, 0.0, 0.0))

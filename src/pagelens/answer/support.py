@@ -34,6 +34,7 @@ import math
 import re
 from collections.abc import Sequence
 
+from pagelens.answer import kinds
 from pagelens.answer import text as tx
 from pagelens.models import SearchHit
 
@@ -76,9 +77,14 @@ _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|te
                             r"hundred|thousand|million|billion)\b", re.I)
 
 
+_BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
+
+
 def answer_type(question: str) -> str:
-    """The type of value the question asks for, or "" when it asks for no particular type."""
-    return next((name for name, rx in _TYPE_Q if rx.search(question)), "")
+    """The type of value the question asks for, or "" when it asks for no particular type. The types
+    of ``kinds`` (money, address, place, role) come after the value formats and before person/number."""
+    first = next((name for name, rx in _TYPE_Q if name in _BEFORE_KINDS and rx.search(question)), "")
+    return first or kinds.answer_kind(question) or next((name for name, rx in _TYPE_Q if rx.search(question)), "")
 
 
 def has_type(kind: str, text: str, question: str) -> bool:
@@ -101,6 +107,8 @@ def has_type(kind: str, text: str, question: str) -> bool:
         return bool(_PERCENT.search(text))
     if kind == "person":
         return bool(_PERSON.search(text))
+    if kind in ("money", "address", "place", "role"):
+        return kinds.has_kind(kind, text, question)
     new = tx.numbers(text) - tx.numbers(question)
     return bool(new) or bool(_WORDED_NUMBER.search(text))
 

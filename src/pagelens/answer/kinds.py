@@ -1,0 +1,251 @@
+"""Answer types of things rather than numbers, and the qualifiers that pick one thing among its kind.
+
+``support.answer_type`` reads the expected type from the question's wh-word and head noun; this module
+adds the types a span can be checked for without a gazetteer:
+
+* ``money`` ("what *price* / *cost* / *fee* / *dividend* / *salary*", "... *in dollars*"): a currency
+  amount — a symbol or a currency word beside a number. A price change in percent is not a price.
+* ``address`` ("what *home address* / *street address* / *mailing address*"): a house number before
+  capitalised words ("133 Tin Drive"), a street word after a number, a P.O. box, or "City, ST 12345".
+  A bare telephone number in a field called "Home" is not an address.
+* ``place`` ("*which city / country / state / town* ...", "*where* is ... located / based /
+  headquartered"): a capitalised name the question does not already give, either standing alone as
+  a short value (a form field, a row label) or in running text after a locative preposition ("in
+  Mountain View"), or as a dateline ("CINCINNATI, September 8, 2023").
+* ``role`` ("what *job title* / *position* / *occupation* ...", "what title does X *hold*"): a role
+  noun of general English (officer, director, chairman, specialist ...) — a job title, not a file's
+  title property.
+
+Two qualifier checks read the question's modifiers of the thing asked for:
+
+* ``designator_conflict``: the question names an instance by a key word and a designator
+  ("Class *B*", "Series *A*", "Table *3*", "Phase *II*"); a span that names the same key word only
+  with other designators ("Class A ... Class C") is about another instance.
+* ``parties``: whom the asked value belongs to ("for the *emergency contact*"); a form field is
+  that party's only when its label says so (``focus.attachment``).
+* ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
+  2022") and the span names only other quarters.
+* ``missing_event``: a question for the time of an event ("has X been *listed*") and a sentence
+  that dates something else.
+* ``missing_superlative``: the question asks for the largest / first / main ... thing (the word
+  before a noun: "the *largest* European data center", not "the *first* to start itching"); a
+  sentence that does not say so does not answer it (table rows and charts are left out: there the
+  extreme is read from the values).
+
+The word lists are general English (question syntax, role nouns, street words), not any document's terms.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagelens.answer import text as tx
+
+ENTITY_KINDS = frozenset({"person", "place", "role"})
+"""Types whose answer in a table is the row's label, not a cell value."""
+
+_MONEY_Q = re.compile(
+    r"\b(what|which|how much)\b[^?]*?\b(prices?|costs?|fees?|dividends?|salar(y|ies)|wages?|"
+    r"pay(ment)?s? per)\b|\bin (us )?(dollars|euros|pounds|usd|eur)\b|\bdollar (amount|value)\b", re.I)
+_ADDRESS_Q = re.compile(r"\b(what|which)\b[^?]*?\b(home|street|mailing|postal|business|office|physical|"
+                        r"residential|shipping|billing)?\s*address\b", re.I)
+_PLACE_Q = re.compile(
+    r"\b(which|what|in which|in what)\s+(city|country|state|town|county|province|village|nation|capital|"
+    r"location|place|region|municipality)\b|^\s*where\b[^?]*\b(located|based|headquartered|situated|born|held|"
+    r"live[sd]?|reside[sd]?)\b", re.I)
+_ROLE_Q = re.compile(
+    r"\b(job\s+title|job\s+position|occupation|profession)\b|"
+    r"\b(what|which)\s+(title|position|office|role)\s+(does|did|do|is|was|has|had)\b[^?]*\b(hold|holds|held|have|has|"
+    r"serve|serves|served|occupy|occupies)\b", re.I)
+
+_CURRENCY = re.compile(r"[$€£¥]\s?\(?\d|\d\s?(usd|eur|gbp|dollars?|euros?|cents?)\b|\b(usd|eur|gbp)\s?\d", re.I)
+_STREET = re.compile(
+    r"\b\d{1,6}\s+(?:[A-Z][A-Za-z'’.-]*\s+){0,4}(?:street|st|avenue|ave|road|rd|drive|dr|lane|ln|boulevard|blvd|"
+    r"way|court|ct|place|pl|parkway|pkwy|square|sq|terrace|highway|hwy|circle|cir|trail|alley)\b\.?|"
+    r"\bp\.?\s?o\.?\s+box\s+\d+|^\s*\d{1,6}\s+[A-Z][A-Za-z'’.-]+(\s+[A-Z][A-Za-z'’.-]+){0,3}\s*$|"
+    r"\b[A-Z][a-z]+(\s+[A-Z][a-z]+)*,\s+[A-Z]{2}\s+\d{5}\b", re.I)
+_NAME = re.compile(r"\b[A-Z][A-Za-z'’.-]+(?:\s+(?:[A-Z][A-Za-z'’.-]+|of|de|la|du|von|van))*")
+_LOCATIVE = re.compile(r"\b(in|at|near|from|to|located in|based in|headquartered in|born in)\s+(the\s+)?"
+                       r"([A-Z][A-Za-z'’.-]+(?:\s+[A-Z][A-Za-z'’.-]+)*)")
+_DATELINE = re.compile(r"(?:^|[.!?]\s+)([A-Z][A-Z .'-]{2,})(?:,\s*[A-Z][A-Za-z.]*)?,\s+(january|february|march|april|"
+                       r"may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|"
+                       r"sept|oct|nov|dec)\b", re.I)
+_MONTHS = frozenset(tx.MONTHS) | {m[:3] for m in tx.MONTHS} | {"sept"}
+_MONTH_STEMS = frozenset(t for m in _MONTHS for t in tx.content_terms(m))
+ROLE_WORDS = frozenset(
+    "chairman chairwoman chairperson chair president vice ceo cfo coo cto cio cmo officer director manager founder "
+    "cofounder co-founder head chief secretary treasurer partner specialist engineer analyst consultant professor "
+    "lecturer researcher scientist editor minister governor mayor senator judge attorney counsel lawyer accountant "
+    "administrator architect developer designer assistant supervisor executive owner clerk nurse physician doctor "
+    "teacher intern trustee auditor controller superintendent commissioner ambassador captain lead principal "
+    "technician officer coordinator representative advisor adviser associate fellow dean provost chancellor "
+    "inspector agent pilot programmer economist strategist".split())
+"""General English role nouns: a job title names one of them."""
+
+_DESIGNATOR = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z]|[IVX]{1,4}|\d{1,3})\b(?![.,]?\d)")
+_SUPERLATIVE = re.compile(r"\b(largest|biggest|smallest|highest|lowest|greatest|least|oldest|newest|youngest|"
+                          r"earliest|latest|longest|shortest|first|last|main|primary|principal|top|fastest|"
+                          r"slowest|cheapest|most|fewest)\b", re.I)
+_SUPERLATIVE_SAME = {"largest": "larg big most major", "biggest": "larg big most major", "first": "first initi earli",
+                     "main": "main primari princip major", "primary": "main primari princip major",
+                     "principal": "main primari princip major", "top": "top lead largest best"}
+
+
+_NOT_A_NOUN = frozenset("to of in on at among that which who whom one ones and or by for than from is are was were "
+                        "the a an".split())
+
+
+_MONEY_NAME = re.compile(r"\b(prices?|costs?|fees?|dividends?|salar(y|ies)|wages?|dollars?|usd|eur|euros?)\b|"
+                         r"[$€£¥]", re.I)
+
+
+def money_cell(cell: str, names: str) -> bool:
+    """A table cell that holds an amount of money: a currency sign or word in the cell, or a number in
+    a row or column whose names say price, cost, dividend, dollars ... ("Average price per Class A
+    share | 95.30")."""
+    return bool(_CURRENCY.search(cell)) or bool(tx.numbers(cell) and _MONEY_NAME.search(names))
+
+
+def answer_kind(question: str) -> str:
+    """``money``, ``address``, ``place`` or ``role`` when the question asks for one, else ""."""
+    if _ROLE_Q.search(question):
+        return "role"
+    if _ADDRESS_Q.search(question):
+        return "address"
+    if _PLACE_Q.search(question):
+        return "place"
+    if _MONEY_Q.search(question):
+        return "money"
+    return ""
+
+
+def has_kind(kind: str, text: str, question: str) -> bool:
+    """``text`` holds a value of ``kind`` (one of ``answer_kind``'s) that the question does not give."""
+    if kind == "money":
+        return bool(_CURRENCY.search(text))
+    if kind == "address":
+        return bool(_STREET.search(text))
+    if kind == "role":
+        return bool({w.lower().strip(".,;:()") for w in text.split()} & ROLE_WORDS)
+    if kind == "place":
+        return _has_place(text, question)
+    return True
+
+
+def _new_name(name: str, question: str) -> bool:
+    """A capitalised name that the question does not already hold (by stem) and that is no month."""
+    q = set(tx.content_terms(question))
+    terms = [t for t in tx.content_terms(name) if t not in _MONTH_STEMS]
+    return bool(terms) and not all(t in q or tx.prefix_match(t, q) for t in terms)
+
+
+def _has_place(text: str, question: str) -> bool:
+    flat = " ".join(text.split())
+    if len(flat.split()) <= 4 and any(_new_name(m.group(0), question) for m in _NAME.finditer(flat)):
+        return True  # a short value: a form field, a row label
+    if any(_new_name(m.group(3), question) for m in _LOCATIVE.finditer(flat)):
+        return True
+    return any(_new_name(m.group(1).title(), question) for m in _DATELINE.finditer(flat))
+
+
+def designators(text: str) -> dict[str, set[str]]:
+    """Key word (lower case) → the designators it carries in ``text`` ("Class A and Class C" → {class: {A, C}});
+    a month before a number is a date, not a designator."""
+    out: dict[str, set[str]] = {}
+    for m in _DESIGNATOR.finditer(text):
+        key = m.group(1).lower()
+        if key in _MONTHS or key in ("the", "and", "for", "with", "from"):
+            continue
+        out.setdefault(key, set()).add(m.group(2).upper())
+    return out
+
+
+def designator_conflict(question: str, context: str, wider: str = "") -> bool:
+    """The question names "Key X" and ``context`` names the same key only with other designators, or
+    ``wider`` (the span with its caption or label) does not name "Key X" at all."""
+    asked = designators(question)
+    if not asked:
+        return False
+    found = designators(context)
+    if any(key in found and not (found[key] & des) for key, des in asked.items()):
+        return True
+    around = designators(wider or context)
+    return any(not (around.get(key, set()) & des) for key, des in asked.items())
+
+
+_PARTY = re.compile(r"\b(?:for|of)\s+(?:the|a|an|this|that|each|your|his|her|their)\s+((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"
+                    r"(?=\s+(?:on|in|at|according|listed|given|entered|shown|of|from|\?|$)|\s*[?,])|"
+                    r"\b(?:the|a|an|this|that)\s+((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)['’]s\b")
+
+
+def parties(question: str) -> list[list[str]]:
+    """Whom the asked value belongs to, by a common noun ("... given *for the emergency contact*", "*the
+    emergency contact's* address"), as lists of stems; names (capitalised) are ``text.key_names``'s."""
+    out = []
+    for m in _PARTY.finditer(question):
+        terms = tx.content_terms(m.group(1) or m.group(2))
+        if terms:
+            out.append(terms)
+    return out
+
+
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_PERIODS = (
+    re.compile(r"\b([1-4])Q[\s'’]?(\d{4}|\d{2})\b", re.I),  # 2Q22
+    re.compile(r"\bQ([1-4])[\s'’-]*(?:fy\s?)?(\d{4}|\d{2})\b", re.I),  # Q2 2022, Q2'22
+    re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter\s+(?:of\s+)?(?:fiscal\s+)?"
+               r"(?:year\s+)?(\d{4})\b", re.I),  # second quarter of 2022
+)
+
+
+def periods(text: str) -> set[tuple[int, str]]:
+    """The fiscal quarters ``text`` names, as (quarter, two-digit year): "2Q22", "Q2 2022" and "the second
+    quarter of 2022" are all (2, "22")."""
+    out: set[tuple[int, str]] = set()
+    for rx in _PERIODS:
+        for m in rx.finditer(text):
+            q = m.group(1).lower()
+            out.add((_ORDINAL.get(q) or int(q), m.group(2)[-2:]))
+    return out
+
+
+def period_conflict(question: str, context: str) -> bool:
+    """The question names a quarter ("in 2Q22") and ``context`` names quarters, none of them that one
+    ("… grown 2.6% in the 2nd quarter of 2023")."""
+    asked = periods(question)
+    if not asked:
+        return False
+    found = periods(context)
+    return bool(found) and not (found & asked)
+
+
+_PARTICIPLE = re.compile(r"\b(?:is|are|was|were|been|be|being|has|have|had)\s+(?:\w+\s+){0,4}?([a-z]{3,}(?:ed|en))\b")
+_TIME_KINDS = frozenset({"date", "when", "year"})
+
+
+def missing_event(question: str, kind: str, sentence: str) -> bool:
+    """A question for the time of an event ("since what date has X been *listed*", "when was it
+    *founded*") and a sentence that dates something without that event: its date is another event's."""
+    if kind not in _TIME_KINDS:
+        return False
+    events = [m.group(1) for m in _PARTICIPLE.finditer(tx.ask_part(question) or question)]
+    if not events:
+        return False
+    stems = {tx.stem(w.lower()) for w in re.findall(r"[A-Za-z]+", sentence)}  # "listed" is a question word too
+    return not any(tx.stem(e) in stems for e in events)
+
+
+def missing_superlative(question: str, text: str) -> bool:
+    """The question asks for the largest / first / main ... and the sentence ``text`` says no such thing."""
+    part = tx.ask_part(question) or question
+    asked = [m.group(1).lower() for m in _SUPERLATIVE.finditer(part)
+             if (nxt := part[m.end():].split()[:1]) and nxt[0].lower().strip("?,.") not in _NOT_A_NOUN]
+    if not asked:
+        return False
+    low = text.lower()
+    stems = set(tx.content_terms(text))
+    for word in asked:
+        same = (_SUPERLATIVE_SAME.get(word, "") + f" {word}").split()
+        if not any(s in stems or s in low for s in same):
+            return True
+    return False
