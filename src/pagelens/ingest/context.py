@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
+from pagelens.ingest.claims import overlaps_claim
 from pagelens.settings import IngestSettings
 
 if TYPE_CHECKING:
@@ -78,10 +79,9 @@ class PageContext:
             return self.page.get_text("words", textpage=self.textpage)
         return self.page.get_text("words", flags=WORD_FLAGS)
 
-    def is_claimed(self, rect: pymupdf.Rect, min_overlap: float = 0.5) -> bool:
-        """True when ``rect`` lies mostly inside a claimed region."""
-        area = abs(rect) or 1e-6
-        return any(abs(rect & c) / area >= min_overlap for c in self.claimed)
+    def is_claimed(self, rect: "pymupdf.Rect | tuple[float, float, float, float]", min_overlap: float = 0.5) -> bool:
+        """True when ``rect`` (a Rect or a 4-tuple) lies mostly inside a claimed region."""
+        return overlaps_claim(rect, self.claimed, min_overlap)
 
     def layout_regions(self) -> list[tuple[pymupdf.Rect, str]]:
         """Regions from PyMuPDF's ONNX layout model (table, picture, formula, text, caption...).
