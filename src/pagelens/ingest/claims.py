@@ -10,6 +10,7 @@ intersection, so every answer is the one ``abs(Rect(box) & claim) / abs(Rect(box
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 
 import pymupdf
@@ -39,16 +40,28 @@ def _apart(x0: float, y0: float, x1: float, y1: float, c: Box) -> bool:
     return x1 < cx0 - slack or cx1 < x0 - slack or y1 < cy0 - slack or cy1 < y0 - slack
 
 
+def _within(x0: float, y0: float, x1: float, y1: float, c: Box) -> bool:
+    """True when the box lies inside the claim even after MuPDF rounds the claim to float32."""
+    cx0, cy0, cx1, cy1 = c
+    slack = 1e-3 + 1e-6 * max(abs(x0), abs(y0), abs(x1), abs(y1), abs(cx0), abs(cy0), abs(cx1), abs(cy1))
+    return cx0 + slack < x0 and x1 < cx1 - slack and cy0 + slack < y0 and y1 < cy1 - slack
+
+
 def overlaps_claim(box: Box, claims: Sequence[pymupdf.Rect], min_overlap: float = 0.5) -> bool:
     """``any(abs(Rect(box) & c) / (abs(Rect(box)) or 1e-6) >= min_overlap for c in claims)``."""
     if not claims:
         return False
     x0, y0, x1, y1 = (float(v) for v in box)
     size = area(x0, y0, x1, y1) or 1e-6
+    # A box MuPDF holds exactly (text boxes come from MuPDF as float32) inside a claim: the common
+    # area is the box itself, the share exactly 1.
+    whole = size > 1e-6 and min_overlap <= 1.0 and array("f", (x0, y0, x1, y1)).tolist() == [x0, y0, x1, y1]
     rect: pymupdf.Rect | None = None
     for c in claims:
         if min_overlap > 0 and _apart(x0, y0, x1, y1, c):
             continue  # no common area: 0 / size < min_overlap
+        if whole and _within(x0, y0, x1, y1, c):
+            return True
         if rect is None:
             rect = pymupdf.Rect(x0, y0, x1, y1)
         if abs(rect & c) / size >= min_overlap:

@@ -79,6 +79,14 @@ class PageContext:
             return self.page.get_text("words", textpage=self.textpage)
         return self.page.get_text("words", flags=WORD_FLAGS)
 
+    @cached_property
+    def word_lines(self) -> list[Any]:
+        """``table_segments.page_lines(self.words)``: the words in visual lines cut into segments, once
+        per page for the whitespace-table signal and the whitespace-table finder (it only reads them)."""
+        from pagelens.ingest.table_segments import page_lines
+
+        return page_lines(self.words)
+
     def is_claimed(self, rect: "pymupdf.Rect | tuple[float, float, float, float]", min_overlap: float = 0.5) -> bool:
         """True when ``rect`` (a Rect or a 4-tuple) lies mostly inside a claimed region."""
         return overlaps_claim(rect, self.claimed, min_overlap)

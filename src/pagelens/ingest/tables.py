@@ -275,7 +275,7 @@ def _whitespace(ctx: PageContext, words: list[tuple]) -> list[tuple[Grid, _Candi
     """Whitespace tables of the page, and inside each layout-model table box (with room above it for
     the header band the model's box often leaves out)."""
     try:
-        found: list[FoundTable] = find_whitespace_tables(words)
+        found: list[FoundTable] = find_whitespace_tables(words, lines=ctx.word_lines)
         if ctx.use_layout:
             for r, label in ctx.layout_regions():
                 if label != "table":
