@@ -346,6 +346,9 @@ def read_figure(engine: object, png: bytes) -> str:
 
 
 def _png(img: object) -> bytes:
+    """The image as a PNG for the OCR engine, stored without compression: the engine decodes the same
+    pixels, and deflating a page-sized image it unpacks at once cost more than the read itself
+    (0.42 of 3.2 CPU-s of figure OCR on the dev corpus)."""
     buf = io.BytesIO()
-    img.save(buf, format="PNG")  # type: ignore[attr-defined]
+    img.save(buf, format="PNG", compress_level=0)  # type: ignore[attr-defined]
     return buf.getvalue()
