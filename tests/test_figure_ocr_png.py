@@ -1,5 +1,5 @@
-"""Figure OCR hands the engine an uncompressed PNG (ingest/ocr_page._png): the same pixels, so the
-same words, without deflating an upscaled image the engine unpacks at once."""
+"""Figure and page OCR hand the engine uncompressed PNGs (ingest/ocr_page._png, page_png): the same
+pixels and header chunks, so the same words, without deflating an image the engine unpacks at once."""
 
 from __future__ import annotations
 
@@ -46,3 +46,36 @@ def test_the_engine_reads_the_same_lines_from_either_png() -> None:
     raw = engine.recognize(ocr_page._png(img))
     assert [(ln.text, ln.bbox, ln.confidence) for ln in raw] == [(ln.text, ln.bbox, ln.confidence) for ln in plain]
     assert "revenue" in " ".join(ln.text for ln in raw).lower()
+
+
+def _page_render() -> "pymupdf.Pixmap":
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    page.insert_text((20, 60), "Scanned page words", fontsize=18)
+    page.insert_text((20, 120), "Second line, 42 items", fontsize=14)
+    return page.get_pixmap(matrix=pymupdf.Matrix(300 / 72, 300 / 72), colorspace=pymupdf.csGRAY, alpha=False)
+
+
+def test_page_png_has_mupdfs_header_chunks_and_pixels() -> None:
+    pix = _page_render()
+    ours, theirs = ocr_page.page_png(pix), pix.tobytes("png")
+    # Signature, IHDR (size, depth, colour type) and pHYs (the resolution the engine reads) are byte-equal.
+    assert ours[:33 + 21] == theirs[:33 + 21] and b"pHYs" in ours[33:54]
+    with Image.open(io.BytesIO(ours)) as a, Image.open(io.BytesIO(theirs)) as b:
+        assert a.tobytes() == b.tobytes() and a.info.get("dpi") == b.info.get("dpi")
+
+
+@pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract not installed (apt-get install tesseract-ocr)")
+def test_page_ocr_reads_the_same_lines_from_either_png() -> None:
+    from pagelens.ocr import create_ocr_engine
+
+    engine = create_ocr_engine(IngestSettings(ocr="tesseract"), lambda m: None)
+    assert engine is not None
+    pix = _page_render()
+    ours, theirs = engine.recognize(ocr_page.page_png(pix)), engine.recognize(pix.tobytes("png"))
+    assert [(ln.text, ln.bbox, ln.confidence, ln.block) for ln in ours] == [
+        (ln.text, ln.bbox, ln.confidence, ln.block) for ln in theirs
+    ]
+    assert "Scanned" in " ".join(ln.text for ln in ours)
