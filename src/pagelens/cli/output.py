@@ -64,7 +64,8 @@ class State:
             )
         try:
             base = Settings()
-            return base.with_overrides(**{**self.overrides, **more})
+            # A command's own option left unset (None) must not hide the global one (`--ocr off ingest`).
+            return base.with_overrides(**{**self.overrides, **{k: v for k, v in more.items() if v is not None}})
         except ValidationError as exc:
             first = exc.errors()[0]
             loc = ".".join(str(p) for p in first["loc"])

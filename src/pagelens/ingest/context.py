@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import pymupdf
 
+from pagelens.ingest.claims import overlaps_claim
 from pagelens.settings import IngestSettings
 
 if TYPE_CHECKING:
@@ -21,6 +22,9 @@ TEXT_FLAGS = (
     | pymupdf.TEXT_MEDIABOX_CLIP
     | pymupdf.TEXT_DEHYPHENATE
 )
+
+WORD_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+"""Flags of the page's word list: TEXT_FLAGS without dehyphenation."""
 
 
 @dataclass
@@ -46,10 +50,13 @@ class PageContext:
     warnings: list[str] = field(default_factory=list)
     pdf_bytes: bytes | None = None  # the whole file, for parsers that reopen it (pdfplumber tables)
 
+    textpage: Any = None  # the TextPage ``text`` was read from, reused for ``words``
+
     @classmethod
     def build(cls, page: pymupdf.Page, **kw: Any) -> "PageContext":
         ctx = cls(page=page, page_no=page.number + 1, **kw)
-        ctx.text = page.get_text("dict", flags=TEXT_FLAGS, sort=False)
+        ctx.textpage = page.get_textpage(flags=TEXT_FLAGS)
+        ctx.text = page.get_text("dict", textpage=ctx.textpage, sort=False)
         return ctx
 
     @cached_property
@@ -63,13 +70,26 @@ class PageContext:
     @cached_property
     def words(self) -> list[tuple]:
         """``page.get_text("words")`` once per page (whitespace kept, clipped to the media box), shared by
-        the table signals and the table finders."""
-        return self.page.get_text("words", flags=pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP)
+        the table signals and the table finders.
 
-    def is_claimed(self, rect: pymupdf.Rect, min_overlap: float = 0.5) -> bool:
-        """True when ``rect`` lies mostly inside a claimed region."""
-        area = abs(rect) or 1e-6
-        return any(abs(rect & c) / area >= min_overlap for c in self.claimed)
+        Read from the TextPage of ``text`` when there is one: its flags add only ``TEXT_DEHYPHENATE``,
+        which MuPDF applies when it prints plain text, never to words (``tests/test_page_textpage.py``
+        compares the two), so the page's text is laid out once, not twice."""
+        if self.textpage is not None:
+            return self.page.get_text("words", textpage=self.textpage)
+        return self.page.get_text("words", flags=WORD_FLAGS)
+
+    @cached_property
+    def word_lines(self) -> list[Any]:
+        """``table_segments.page_lines(self.words)``: the words in visual lines cut into segments, once
+        per page for the whitespace-table signal and the whitespace-table finder (it only reads them)."""
+        from pagelens.ingest.table_segments import page_lines
+
+        return page_lines(self.words)
+
+    def is_claimed(self, rect: "pymupdf.Rect | tuple[float, float, float, float]", min_overlap: float = 0.5) -> bool:
+        """True when ``rect`` (a Rect or a 4-tuple) lies mostly inside a claimed region."""
+        return overlaps_claim(rect, self.claimed, min_overlap)
 
     def layout_regions(self) -> list[tuple[pymupdf.Rect, str]]:
         """Regions from PyMuPDF's ONNX layout model (table, picture, formula, text, caption...).

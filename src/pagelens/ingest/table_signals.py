@@ -125,5 +125,5 @@ def _signals(ctx: PageContext) -> TableSignals:
         h_rules=len(hs),
         v_rules=vs,
         numeric_rows=_numeric_rows(ctx.text),
-        aligned_rows=aligned_rows(ctx.words),
+        aligned_rows=aligned_rows(ctx.words, lambda: ctx.word_lines),
     )

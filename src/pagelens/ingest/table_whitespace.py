@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -280,11 +281,16 @@ def _table(lines: list[Line], block: list[int]) -> FoundTable | None:
     )
 
 
-def find_whitespace_tables(words: list[Word], clip: pymupdf.Rect | None = None) -> list[FoundTable]:
-    """Whitespace-aligned tables among ``words`` (inside ``clip`` when given), top to bottom."""
+def find_whitespace_tables(
+    words: list[Word], clip: pymupdf.Rect | None = None, lines: list[Line] | None = None
+) -> list[FoundTable]:
+    """Whitespace-aligned tables among ``words`` (inside ``clip`` when given), top to bottom.
+    ``lines``: ``page_lines(words)`` when the caller has it already (ignored with a clip)."""
     if clip is not None:
         words = [w for w in words if clip.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2))]
-    lines = page_lines(words)
+        lines = None
+    if lines is None:
+        lines = page_lines(words)
     out: list[FoundTable] = []
     for block in _blocks(lines):
         table = _table(lines, block)
@@ -293,8 +299,9 @@ def find_whitespace_tables(words: list[Word], clip: pymupdf.Rect | None = None) 
     return out
 
 
-def aligned_rows(words: list[Word]) -> int:
-    """Data lines in the largest block of aligned value columns on the page (a cheap page signal)."""
+def aligned_rows(words: list[Word], lines: Callable[[], list[Line]] | None = None) -> int:
+    """Data lines in the largest block of aligned value columns on the page (a cheap page signal).
+    ``lines``: gives ``page_lines(words)`` when the caller keeps it (asked only past the pre-check)."""
     if numeric_lines(words) < 2:
         return 0
-    return max((len(b) for b in _blocks(page_lines(words))), default=0)
+    return max((len(b) for b in _blocks(lines() if lines is not None else page_lines(words))), default=0)

@@ -16,9 +16,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import pymupdf
 
 from pagelens.ingest import formulas
+from pagelens.ingest.claims import touches_claim
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.furniture import BAND, is_page_number, normalize
 from pagelens.models import Element, ElementKind
@@ -105,16 +105,15 @@ def _block_rows(ctx: PageContext, block: dict[str, Any]) -> list[Row]:
     for line in block["lines"]:
         lb = line["bbox"]
         if check:
-            lrect = pymupdf.Rect(lb)
-            if ctx.is_claimed(lrect):
+            if ctx.is_claimed(lb):
                 continue
-            partial = any(lrect.intersects(c) for c in ctx.claimed)
+            partial = touches_claim(lb, ctx.claimed)
         else:
             partial = False
         spans = []
         for s in line["spans"]:
             t = s["text"]
-            if not t or (partial and ctx.is_claimed(pymupdf.Rect(s["bbox"]))):
+            if not t or (partial and ctx.is_claimed(s["bbox"])):
                 continue
             spans.append((formulas.fix_math_glyphs(t, s["font"]), s["font"], s["size"], s["flags"]))
         if not spans or not any(s[0].strip() for s in spans):
