@@ -42,13 +42,15 @@ def worker(home: str, pdfs: list[str], ocr: str, out: str) -> None:
             calls.append(list(texts))
         return embed(self, texts, *a, **k)
 
-    def rec_forward(self, ids, mask, types, bf16=False):  # type: ignore[no-untyped-def]
+    def rec_forward(self, ids, *rest, **kw):  # type: ignore[no-untyped-def]
+        """(texts, rows the model computed, CPU-s): padded (texts, length) ids before packing, packed rows now."""
         t = time.thread_time()
         try:
-            return forward(self, ids, mask, types, bf16)
+            return forward(self, ids, *rest, **kw)
         finally:
+            texts, rows = (ids.shape[0], ids.shape[0] * ids.shape[1]) if ids.dim() == 2 else (len(rest[0]), ids.shape[0])
             with lock:
-                batches.append((int(ids.shape[0]), int(ids.shape[1]), time.thread_time() - t))
+                batches.append((int(texts), int(rows), time.thread_time() - t))
 
     torch_bert.LeanBertEncoder.embed = rec_embed  # type: ignore[method-assign]
     torch_bert.LeanBertEncoder._forward = rec_forward  # type: ignore[method-assign]
@@ -103,7 +105,6 @@ def worker(home: str, pdfs: list[str], ocr: str, out: str) -> None:
 
 def report(data: dict) -> None:
     from pagelens.embed.sentence import resolve_model_path
-    from pagelens.embed.torch_bert import PAD_MULTIPLE
     from tokenizers import Tokenizer
 
     source, _ = resolve_model_path("all-MiniLM-L6-v2")
@@ -116,7 +117,7 @@ def report(data: dict) -> None:
     batches = data["batches"]
     cpu = sum(s for _, _, s in batches)
     real = sum(min(256, ntok[t]) for t in flat)
-    padded = sum(n * length for n, length, _ in batches)
+    padded = sum(rows for _, rows, _ in batches)
     per_tok = cpu / max(padded, 1)  # CPU-s per padded token, shared out in proportion
     rows: dict[str, Counter] = defaultdict(Counter)
     for t in flat:
@@ -132,14 +133,10 @@ def report(data: dict) -> None:
         print(f"{k:42}{r['texts']:7d}{r['tokens']:9d}{r['tokens'] / r['texts']:9.0f}{r['over']:9d}{r['cpu']:8.2f}")
     print(f"{'all':42}{len(flat):7d}{real:9d}{real / max(len(flat), 1):9.0f}"
           f"{sum(r['over'] for r in rows.values()):9d}{cpu:8.2f}")
-    shapes = Counter((n, length) for n, length, _ in batches)
-    print(f"\nbatches {len(batches)}, distinct shapes {len(shapes)}, padded tokens {padded}, real {real} "
-          f"(padding {100 * (padded - real) / max(padded, 1):.1f}%; PAD_MULTIPLE {PAD_MULTIPLE}); forward CPU {cpu:.2f} s")
-    by_len: dict[int, list[float]] = defaultdict(list)
-    for n, length, s in batches:
-        by_len[length].append(s / (n * length) * 1000)
-    print("CPU ms per padded token by length: " + ", ".join(
-        f"{length}: {sum(v) / len(v):.3f} (n={len(v)})" for length, v in sorted(by_len.items())))
+    shapes = Counter(rows for _, rows, _ in batches)
+    print(f"\nbatches {len(batches)}, distinct row counts {len(shapes)}, token rows computed {padded}, real {real} "
+          f"(padding {100 * (padded - real) / max(padded, 1):.1f}%); forward CPU {cpu:.2f} s, "
+          f"{1000 * cpu / max(real, 1):.3f} ms per real token")
     dup = Counter(flat)
     print(f"calls {len(data['calls'])}; texts {len(flat)}, distinct {len(dup)}; "
           f"embedded more than once: {sum(c - 1 for c in dup.values() if c > 1)} "

@@ -155,3 +155,37 @@ def test_parallel_streams_give_the_same_vectors(lean: LeanBertEncoder) -> None:
     finally:
         torch.set_num_threads(previous)
     assert np.array_equal(one, two)  # each batch is computed alone, whichever thread runs it
+
+
+@pytest.mark.skipif(not native_bf16(), reason="bf16 is used only where the CPU computes it natively")
+def test_prepacked_weights_give_the_same_vectors(lean: LeanBertEncoder) -> None:
+    if lean._fused_linear() is None or not lean._packed_weights():
+        pytest.skip("this torch build cannot run or reorder oneDNN linear weights (plain weights are in use)")
+    texts = real_texts()
+    plain = LeanBertEncoder.load(resolve_model_path("all-MiniLM-L6-v2")[0])
+    assert plain is not None
+    plain.prepack = False
+    assert np.array_equal(lean.embed(texts, bf16=True), plain.embed(texts, bf16=True))
+    assert not plain._prepared.get("packed")  # the comparison really ran on plain weights
+
+
+def test_padding_rows_change_no_vector(lean: LeanBertEncoder) -> None:
+    """A batch's rows are rounded up to its bucket with pad tokens that no text attends to and no text
+    pools: the same texts in a batch with more padding rows get the same vectors."""
+    texts = real_texts()[:6]
+    base = lean.embed(texts, batch_size=64)
+    forward = lean._forward
+
+    def more_padding(ids, lens, bf16=False):  # type: ignore[no-untyped-def]
+        import torch
+
+        padded = torch.full((ids.shape[0] + ROW_BUCKET,), lean.pad_id, dtype=ids.dtype)
+        padded[: ids.shape[0]] = ids
+        return forward(padded, lens, bf16)
+
+    lean._forward = more_padding  # type: ignore[method-assign]
+    try:
+        padded = lean.embed(texts, batch_size=64)
+    finally:
+        del lean._forward
+    assert np.abs(base - padded).max() < 1e-5

@@ -188,7 +188,7 @@ class LeanBertEncoder:
         is needed. In bf16 the residual stream stays bf16 and each residual sum is fused into the
         product before it (oneDNN's ``add`` post-op, summed in float32, rounded once): the float32
         residual sums, layer-norm copies and casts were ~20% of a batch. Layer norms still compute in
-        float32. Vectors stay at cosine >= 0.9999 to the float32 model (``tests/test_embed_packed.py``)."""
+        float32. Vectors stay at cosine >= 0.9999 to the float32 model (``tests/test_embed_lean.py``)."""
         torch, F = self.torch, self.torch.nn.functional
         w = self._weights(bf16)
         fused = self._fused_linear() if bf16 else None
