@@ -29,8 +29,8 @@ the default 16 texts make 2,048-token batches, past which larger batches were no
 ROW_BUCKET = 256
 """A packed batch's row count (its tokens) is rounded up to a multiple of this (small ones to 32, 64, 128
 or 256) with masked-out rows. oneDNN keeps compiled kernels and buffers per input shape, ~9 MB per
-matrix-product shape at 4,096 rows: a row count per batch grew RSS to 3.6 GB over 312 shapes; rounded,
-a 2,048-token budget has at most 12 shapes. Padding rows are in no text: no attention to or from them,
+matrix-product shape at 4,096 rows: an exact row count per batch grew RSS by 3.4 GB over 312 row counts;
+rounded, a 2,048-token budget has at most 11 row counts. Padding rows are in no text: no attention to or from them,
 not pooled, so no vector changes."""
 
 STRUCTURE = [
@@ -84,7 +84,7 @@ class LeanBertEncoder:
         weights = load_file(str(model_dir / "model.safetensors"))
         self.w = {k.removeprefix("bert."): v.float() for k, v in weights.items()}
         self._prepared: dict[str, dict[str, Any]] = {}  # forward weights, float32 / bf16 (made on first use)
-        self.prepack = True
+        self.prepack = True  # bf16 products on oneDNN-blocked weights (``_packed_weights``); False: plain
         self._fused: Any = None  # oneDNN linear+GELU, False when this torch lacks it (``_fused_linear``)
         self._pool: Any = None  # batch streams (``_streams``)
         self._pool_size = 0
