@@ -149,7 +149,7 @@ class LeanBertEncoder:
 
     def _fused_linear(self) -> Any:
         """oneDNN's linear with a fused GELU (``torch.ops.mkldnn._linear_pointwise``, what torch's
-        compiler emits on CPU) when this torch has it, else None. bf16 GELU on its own ran ~3x slower
+        compiler emits on CPU) when this torch has it and its residual-add variant, else None. bf16 GELU on its own ran ~3x slower
         than the matrix product before it; fused, it is applied to the float32 sums before rounding."""
         if self._fused is None:
             self._fused = False
@@ -161,7 +161,11 @@ class LeanBertEncoder:
                 with torch.inference_mode():
                     got = op(x, wt, b, "gelu", [], "none").float()
                     want = torch.nn.functional.gelu(torch.nn.functional.linear(x.float(), wt.float(), b.float()))
-                if got.shape == want.shape and torch.allclose(got, want, rtol=0.05, atol=0.05):
+                    r = torch.randn(2, 3, 4).to(torch.bfloat16)  # the residual-add variant ``_forward`` uses too
+                    got_add = op.binary(x, r, wt, b, "add").float()
+                    want_add = torch.nn.functional.linear(x.float(), wt.float(), b.float()) + r.float()
+                if (got.shape == want.shape and torch.allclose(got, want, rtol=0.05, atol=0.05)
+                        and got_add.shape == want_add.shape and torch.allclose(got_add, want_add, rtol=0.05, atol=0.05)):
                     self._fused = op
             except (AttributeError, RuntimeError, TypeError):
                 pass
