@@ -1,4 +1,4 @@
-"""Bulk embedding without waste: the plain-torch MiniLM batches texts by padded token length (vectors
+"""Bulk embedding without waste: the plain-torch MiniLM packs texts into token-budget batches (vectors
 in input order, the same as each text embedded alone), its fused bf16 linear+GELU stays within the
 index tolerance of the unfused computation, and the indexer embeds a text repeated in a document once."""
 
@@ -14,7 +14,7 @@ import pytest
 from pagelens.app import Pagelens
 from pagelens.embed.fake import HashingEmbedder
 from pagelens.embed.sentence import native_bf16, resolve_model_path
-from pagelens.embed.torch_bert import PAD_MULTIPLE, LeanBertEncoder
+from pagelens.embed.torch_bert import ROW_BUCKET, TOKENS_PER_TEXT, LeanBertEncoder, bucket_rows
 from pagelens.index.indexer import SPARSE_ONLY_KINDS
 from pagelens.settings import Settings
 
@@ -55,29 +55,36 @@ def test_batches_by_length_keep_input_order_and_vectors(lean: LeanBertEncoder, b
     assert list(np.argmax(together @ alone.T, axis=1)) == list(range(len(texts)))
 
 
-def test_batches_follow_token_counts_and_pad_less_than_by_characters(
+def test_batches_are_packed_in_token_order_within_the_budget(
     lean: LeanBertEncoder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     texts = sorted(real_texts() * 2, key=len)  # as the indexer passes them: sorted by characters
     seen: list[tuple[int, list[int]]] = []
     forward = lean._forward
 
-    def recording(ids, mask, types, bf16=False):  # type: ignore[no-untyped-def]
-        seen.append((ids.shape[1], [int(m.sum()) for m in mask]))
-        return forward(ids, mask, types, bf16)
+    def recording(ids, lens, bf16=False):  # type: ignore[no-untyped-def]
+        seen.append((ids.shape[0], list(lens)))
+        return forward(ids, lens, bf16)
 
     monkeypatch.setattr(lean, "_forward", recording)
-    lean.embed(texts, batch_size=4)
-    assert sum(len(real) for _, real in seen) == len(texts)
-    real = [r for _, rows in seen for r in rows]
-    assert real == sorted(real)  # batches in token order
-    for length, rows in seen:  # each padded to its longest text, rounded up to the multiple
-        assert length % PAD_MULTIPLE == 0 and length - PAD_MULTIPLE < max(rows) <= length <= lean.max_tokens
-    # Batches cut from the texts in character order, each padded to its longest, padded far more.
-    counts = [min(lean.count_tokens(t.strip()), lean.max_tokens) for t in texts]
-    by_chars = sum(-(-max(counts[i : i + 4]) // PAD_MULTIPLE) * PAD_MULTIPLE * len(counts[i : i + 4])
-                   for i in range(0, len(counts), 4))
-    assert sum(length * len(rows) for length, rows in seen) < by_chars
+    lean.embed(texts, batch_size=8)
+    real = [n for _, lens in seen for n in lens]
+    assert len(real) == len(texts) and real == sorted(real)  # every text once, batches in token order
+    counts = sorted(min(lean.count_tokens(t.strip()), lean.max_tokens) for t in texts)
+    assert real == counts  # a text is never split nor padded inside its batch
+    budget = 8 * TOKENS_PER_TEXT
+    assert len(seen) >= 3
+    for rows, lens in seen:
+        assert sum(lens) <= budget or len(lens) == 1
+        assert rows == bucket_rows(sum(lens)) and rows >= sum(lens)
+    # Every batch but the last is full: the next text would not have fitted.
+    for (_, lens), (_, after) in zip(seen, seen[1:]):
+        assert sum(lens) + after[0] > budget
+    # Few row counts (oneDNN keeps kernels per shape), and less padding than padding each batch of 8
+    # texts to its longest, rounded to 32 tokens (the layout before packing).
+    assert len({rows for rows, _ in seen}) <= 4 + budget // ROW_BUCKET
+    padded_by_text = sum(-(-max(counts[i : i + 8]) // 32) * 32 * len(counts[i : i + 8]) for i in range(0, len(counts), 8))
+    assert sum(rows for rows, _ in seen) < padded_by_text
 
 
 @pytest.mark.skipif(not native_bf16(), reason="bf16 is used only where the CPU computes it natively")
@@ -148,3 +155,37 @@ def test_parallel_streams_give_the_same_vectors(lean: LeanBertEncoder) -> None:
     finally:
         torch.set_num_threads(previous)
     assert np.array_equal(one, two)  # each batch is computed alone, whichever thread runs it
+
+
+@pytest.mark.skipif(not native_bf16(), reason="bf16 is used only where the CPU computes it natively")
+def test_prepacked_weights_give_the_same_vectors(lean: LeanBertEncoder) -> None:
+    if lean._fused_linear() is None or not lean._packed_weights():
+        pytest.skip("this torch build cannot run or reorder oneDNN linear weights (plain weights are in use)")
+    texts = real_texts()
+    plain = LeanBertEncoder.load(resolve_model_path("all-MiniLM-L6-v2")[0])
+    assert plain is not None
+    plain.prepack = False
+    assert np.array_equal(lean.embed(texts, bf16=True), plain.embed(texts, bf16=True))
+    assert not plain._prepared.get("packed")  # the comparison really ran on plain weights
+
+
+def test_padding_rows_change_no_vector(lean: LeanBertEncoder) -> None:
+    """A batch's rows are rounded up to its bucket with pad tokens that no text attends to and no text
+    pools: the same texts in a batch with more padding rows get the same vectors."""
+    texts = real_texts()[:6]
+    base = lean.embed(texts, batch_size=64)
+    forward = lean._forward
+
+    def more_padding(ids, lens, bf16=False):  # type: ignore[no-untyped-def]
+        import torch
+
+        padded = torch.full((ids.shape[0] + ROW_BUCKET,), lean.pad_id, dtype=ids.dtype)
+        padded[: ids.shape[0]] = ids
+        return forward(padded, lens, bf16)
+
+    lean._forward = more_padding  # type: ignore[method-assign]
+    try:
+        padded = lean.embed(texts, batch_size=64)
+    finally:
+        del lean._forward
+    assert np.abs(base - padded).max() < 1e-5

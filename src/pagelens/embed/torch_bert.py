@@ -6,7 +6,7 @@ bulk embedding stays on torch there; but ``import sentence_transformers`` costs 
 ``import torch`` alone 1.4. This module needs only torch, safetensors and tokenizers: the same weights
 (``model.safetensors``), the same tokenizer (``tokenizer.json``, truncated at the model's
 ``max_seq_length``), the same computation as transformers' ``BertModel`` (post-LayerNorm encoder, exact
-GELU, scaled dot-product attention with the padding mask), then mean pooling and L2 normalisation as
+GELU, scaled dot-product attention over each text's own tokens), then mean pooling and L2 normalisation as
 sentence-transformers' Pooling + Normalize modules do. ``tests/test_embed_lean.py`` checks its vectors
 against the sentence-transformers model on real text (cosine >= 0.9999, float32 and bf16).
 
@@ -23,12 +23,15 @@ from typing import Any
 
 import numpy as np
 
-PAD_MULTIPLE = 32
-"""Batches are padded to a multiple of this many tokens. oneDNN (torch's CPU kernels, bf16 on AMX)
-keeps compiled kernels per input shape: with a batch padded to its own longest text every length was a
-new shape, and a process embedding varied text grew from 257 to 1,144 MB RSS over 240 batches; padded
-to multiples of 32 (at most 8 lengths up to 256 tokens) it stayed at 450-460 MB. Padding is masked
-out of attention and pooling, so the vectors do not change."""
+TOKENS_PER_TEXT = 128
+"""A batch holds ``batch_size`` x this many tokens, packed (texts of any length side by side, no padding):
+the default 16 texts make 2,048-token batches, past which larger batches were no cheaper per token."""
+ROW_BUCKET = 256
+"""A packed batch's row count (its tokens) is rounded up to a multiple of this (small ones to 32, 64, 128
+or 256) with masked-out rows. oneDNN keeps compiled kernels and buffers per input shape, ~9 MB per
+matrix-product shape at 4,096 rows: an exact row count per batch grew RSS by 3.4 GB over 312 row counts;
+rounded, a 2,048-token budget has at most 11 row counts. Padding rows are in no text: no attention to or from them,
+not pooled, so no vector changes."""
 
 STRUCTURE = [
     "sentence_transformers.models.Transformer",
@@ -81,6 +84,7 @@ class LeanBertEncoder:
         weights = load_file(str(model_dir / "model.safetensors"))
         self.w = {k.removeprefix("bert."): v.float() for k, v in weights.items()}
         self._prepared: dict[str, dict[str, Any]] = {}  # forward weights, float32 / bf16 (made on first use)
+        self.prepack = True  # bf16 products on oneDNN-blocked weights (``_packed_weights``); False: plain
         self._fused: Any = None  # oneDNN linear+GELU, False when this torch lacks it (``_fused_linear``)
         self._pool: Any = None  # batch streams (``_streams``)
         self._pool_size = 0
@@ -127,9 +131,25 @@ class LeanBertEncoder:
             self._prepared[key] = w
         return self._prepared[key]
 
+    def _packed_weights(self) -> dict[str, Any]:
+        """The bf16 linear weights in oneDNN's own blocked layout (``_reorder_linear_weight``, as torch's
+        compiler freezes them on CPU), made once: a product on plain weights reorders them on every call.
+        Same sums, bit-identical outputs; empty when this torch cannot reorder."""
+        if "packed" not in self._prepared:
+            torch = self.torch
+            w = self._weights(True)
+            try:
+                with torch.inference_mode():
+                    packed = {k: torch.ops.mkldnn._reorder_linear_weight(v, TOKENS_PER_TEXT * 16)
+                              for k, v in w.items() if k.endswith(".weight") and v.dtype == torch.bfloat16}
+            except (AttributeError, RuntimeError, TypeError):
+                packed = {}
+            self._prepared["packed"] = {**w, **packed} if packed else {}
+        return self._prepared["packed"]
+
     def _fused_linear(self) -> Any:
         """oneDNN's linear with a fused GELU (``torch.ops.mkldnn._linear_pointwise``, what torch's
-        compiler emits on CPU) when this torch has it, else None. bf16 GELU on its own ran ~3x slower
+        compiler emits on CPU) when this torch has it and its residual-add variant, else None. bf16 GELU on its own ran ~3x slower
         than the matrix product before it; fused, it is applied to the float32 sums before rounding."""
         if self._fused is None:
             self._fused = False
@@ -141,7 +161,11 @@ class LeanBertEncoder:
                 with torch.inference_mode():
                     got = op(x, wt, b, "gelu", [], "none").float()
                     want = torch.nn.functional.gelu(torch.nn.functional.linear(x.float(), wt.float(), b.float()))
-                if got.shape == want.shape and torch.allclose(got, want, rtol=0.05, atol=0.05):
+                    r = torch.randn(2, 3, 4).to(torch.bfloat16)  # the residual-add variant ``_forward`` uses too
+                    got_add = op.binary(x, r, wt, b, "add").float()
+                    want_add = torch.nn.functional.linear(x.float(), wt.float(), b.float()) + r.float()
+                if (got.shape == want.shape and torch.allclose(got, want, rtol=0.05, atol=0.05)
+                        and got_add.shape == want_add.shape and torch.allclose(got_add, want_add, rtol=0.05, atol=0.05)):
                     self._fused = op
             except (AttributeError, RuntimeError, TypeError):
                 pass
@@ -159,55 +183,70 @@ class LeanBertEncoder:
                 self._pool, self._pool_size = ThreadPoolExecutor(max_workers=n, thread_name_prefix="pagelens-embed"), n
             return self._pool
 
-    def _forward(self, ids: Any, mask: Any, types: Any, bf16: bool = False) -> Any:
+    def _forward(self, ids: Any, lens: list[int], bf16: bool = False) -> Any:
+        """Unit vectors of the texts packed in ``ids`` (their token ids one after another, then padding
+        rows up to the row bucket), ``lens`` tokens each.
+
+        Packed, every matrix product runs on real tokens only (padding each text to its batch's longest
+        was 25% of the dev corpus's forward work); attention runs per text, on its own tokens, so no mask
+        is needed. In bf16 the residual stream stays bf16 and each residual sum is fused into the
+        product before it (oneDNN's ``add`` post-op, summed in float32, rounded once): the float32
+        residual sums, layer-norm copies and casts were ~20% of a batch. Layer norms still compute in
+        float32. Vectors stay at cosine >= 0.9999 to the float32 model (``tests/test_embed_lean.py``)."""
         torch, F = self.torch, self.torch.nn.functional
         w = self._weights(bf16)
         fused = self._fused_linear() if bf16 else None
-        n, length = ids.shape
-        positions = torch.arange(length).unsqueeze(0)
+        if fused is not None and self.prepack:
+            w = self._packed_weights() or w
+        rows, total = ids.shape[0], sum(lens)
+        positions = torch.zeros(rows, dtype=torch.long)
+        positions[:total] = torch.cat([torch.arange(n) for n in lens])
         h = (
             F.embedding(ids, w["embeddings.word_embeddings.weight"])
-            + F.embedding(types, w["embeddings.token_type_embeddings.weight"])
+            + w["embeddings.token_type_embeddings.weight"][0]
             + F.embedding(positions, w["embeddings.position_embeddings.weight"])
         )
         h = F.layer_norm(h, (self.dim,), w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], self.eps)
-        keep = mask.bool()[:, None, None, :]  # (n, 1, 1, length): attend to real tokens only
+        if bf16:
+            h = h.to(torch.bfloat16)
         head = self.dim // self.heads
-        # bf16 as autocast ran it: linear layers and attention in bf16 (inputs cast), layer norms and
-        # residual sums in float32.
-        low = (lambda x: x.to(torch.bfloat16)) if bf16 else (lambda x: x)
+        starts = [0]
+        for n in lens[:-1]:
+            starts.append(starts[-1] + n)
         for i in range(self.layers):
             p = f"encoder.layer.{i}."
 
-            def lin(x: Any, name: str, gelu: bool = False, p: str = p) -> Any:
+            def lin(x: Any, name: str, gelu: bool = False, add: Any = None, p: str = p) -> Any:
+                """``x @ W.T + b`` (then GELU, or plus the residual ``add``)."""
                 weight, bias = w[p + name + ".weight"], w[p + name + ".bias"]
                 if fused is not None:
+                    if add is not None:
+                        return torch.ops.mkldnn._linear_pointwise.binary(x, add, weight, bias, "add")
                     return fused(x, weight, bias, "gelu" if gelu else "none", [], "none" if gelu else "")
                 y = F.linear(x, weight, bias)
-                return F.gelu(y) if gelu else y
+                return F.gelu(y) if gelu else (y + add if add is not None else y)
 
-            def split(x: Any) -> Any:
-                return x.reshape(n, length, self.heads, head).transpose(1, 2)
+            def norm(x: Any, name: str, p: str = p) -> Any:
+                return F.layer_norm(x, (self.dim,), w[p + name + ".weight"], w[p + name + ".bias"], self.eps)
 
-            q, k, v = (split(t) for t in lin(low(h), "attention.self.qkv").split(self.dim, dim=-1))
-            ctx = F.scaled_dot_product_attention(q, k, v, attn_mask=keep).transpose(1, 2).reshape(n, length, self.dim)
-            a = F.layer_norm(lin(ctx, "attention.output.dense") + h, (self.dim,),
-                             w[p + "attention.output.LayerNorm.weight"], w[p + "attention.output.LayerNorm.bias"], self.eps)
-            h = F.layer_norm(lin(lin(low(a), "intermediate.dense", gelu=True), "output.dense") + a, (self.dim,),
-                             w[p + "output.LayerNorm.weight"], w[p + "output.LayerNorm.bias"], self.eps)
-        m = mask.unsqueeze(-1).to(h.dtype)
-        pooled = (h * m).sum(1) / m.sum(1).clamp(min=1e-9)
-        return F.normalize(pooled.float(), p=2, dim=1)
+            qkv = lin(h, "attention.self.qkv")
+            ctx = qkv.new_zeros(rows, self.dim)
+            for s, n in zip(starts, lens, strict=True):
+                q, k, v = qkv[s : s + n].view(n, 3, self.heads, head).permute(1, 2, 0, 3).unsqueeze(1)
+                ctx[s : s + n] = F.scaled_dot_product_attention(q, k, v)[0].transpose(0, 1).reshape(n, self.dim)
+            a = norm(lin(ctx, "attention.output.dense", add=h), "attention.output.LayerNorm")
+            h = norm(lin(lin(a, "intermediate.dense", gelu=True), "output.dense", add=a), "output.LayerNorm")
+        text_of = torch.repeat_interleave(torch.arange(len(lens)), torch.tensor(lens))
+        pooled = torch.zeros(len(lens), self.dim).index_add_(0, text_of, h[:total].float())
+        pooled /= torch.tensor(lens, dtype=torch.float32).unsqueeze(1)
+        return F.normalize(pooled, p=2, dim=1)
 
     def embed(self, texts: list[str], batch_size: int = 16, bf16: bool = False, streams: int = 1) -> np.ndarray:
         """Unit vectors in the order of ``texts``.
 
-        Texts are tokenized once, sorted by token count and batched in that order, each batch padded
-        to its longest text rounded up to ``PAD_MULTIPLE`` (batches of texts sorted by characters, as
-        callers pass them, were 28% padding on the dev corpus; by tokens, 8%). Full batches only come
-        in the few lengths ``PAD_MULTIPLE`` allows: oneDNN keeps ~4 MB of kernels per input shape, and
-        batches cut per length bucket (every bucket's last batch a new size) held 28 shapes where these
-        hold 7.
+        Texts are tokenized once, sorted by token count and packed in that order into batches of at
+        most ``batch_size`` x ``TOKENS_PER_TEXT`` tokens (a text is never split), each batch's row count
+        rounded up to its ``ROW_BUCKET``: no padding inside a batch, a few shapes for oneDNN.
 
         ``streams`` > 1: that many batches run at once, each on its own thread (torch releases the GIL
         in its kernels); callers set torch to one intra-op thread for it. Unlike OpenMP threads
@@ -216,29 +255,28 @@ class LeanBertEncoder:
             return np.zeros((0, self.dim), dtype=np.float32)
         encodings = self._tok.encode_batch([t.strip() for t in texts])
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        batches = []
-        for start in range(0, len(order), batch_size):
-            rows = order[start : start + batch_size]
-            batches.append((-(-len(encodings[rows[-1]].ids) // PAD_MULTIPLE) * PAD_MULTIPLE, rows))
+        budget = max(1, batch_size) * TOKENS_PER_TEXT
+        batches: list[list[int]] = [[]]
+        used = 0
+        for i in order:
+            n = len(encodings[i].ids)
+            if batches[-1] and used + n > budget:
+                batches.append([])
+                used = 0
+            batches[-1].append(i)
+            used += n
         out = np.empty((len(texts), self.dim), dtype=np.float32)
         self._weights(bf16)  # prepared once, before any stream starts
-        if bf16:
-            self._fused_linear()
+        if bf16 and self._fused_linear() is not None and self.prepack:
+            self._packed_weights()
 
-        def run(batch: tuple[int, list[int]]) -> None:
+        def run(rows: list[int]) -> None:
             torch = self.torch
-            length, rows = batch
-            ids = torch.full((len(rows), length), self.pad_id, dtype=torch.long)
-            mask = torch.zeros((len(rows), length), dtype=torch.long)
-            types = torch.zeros((len(rows), length), dtype=torch.long)
-            for r, i in enumerate(rows):
-                e = encodings[i]
-                n = len(e.ids)
-                ids[r, :n] = torch.tensor(e.ids, dtype=torch.long)
-                mask[r, :n] = torch.tensor(e.attention_mask, dtype=torch.long)
-                types[r, :n] = torch.tensor(e.type_ids, dtype=torch.long)
+            lens = [len(encodings[i].ids) for i in rows]
+            ids = torch.full((bucket_rows(sum(lens)),), self.pad_id, dtype=torch.long)
+            ids[: sum(lens)] = torch.tensor([t for i in rows for t in encodings[i].ids], dtype=torch.long)
             with torch.inference_mode():  # thread-local: entered on the thread that runs the batch
-                out[rows] = self._forward(ids, mask, types, bf16).numpy()
+                out[rows] = self._forward(ids, lens, bf16).numpy()
 
         if streams > 1 and len(batches) > 1:
             list(self._streams(streams).map(run, batches))
@@ -246,3 +284,11 @@ class LeanBertEncoder:
             for batch in batches:
                 run(batch)
         return out
+
+
+def bucket_rows(tokens: int) -> int:
+    """The row count a packed batch of ``tokens`` tokens is padded to (``ROW_BUCKET``)."""
+    for small in (32, 64, 128):
+        if tokens <= small:
+            return small
+    return -(-tokens // ROW_BUCKET) * ROW_BUCKET
