@@ -30,7 +30,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 from pagelens.app import Pagelens  # noqa: E402
-from pagelens.evaluate import ALL_PAGES_MODALITIES, UNANSWERABLE, load_questions, run_eval  # noqa: E402
+from pagelens.evaluate import UNANSWERABLE, load_questions, run_eval  # noqa: E402
 from pagelens.settings import Settings  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
