@@ -286,7 +286,7 @@ def best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | No
     """The column the question asks for: named by the words after its wh-word when they name one
     ("..., which actions are allowed for a user with *no authority*"), else by any of its words."""
     for terms in (ask_terms, q_terms):
-        if terms and (col := _column_named(header, set(terms))) is not None:
+        if terms and (col := _column_named(header, list(terms))) is not None:
             return col
     return None
 
@@ -298,8 +298,12 @@ def column_match(name: str, q_terms: list[str] | set[str]) -> float:
     return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
 
 
-def _column_named(header: list[str], qs: set[str]) -> int | None:
-    best, best_score = None, 0.0
+def _column_named(header: list[str], asked: list[str]) -> int | None:
+    """The column whose name the question's words cover best; between columns covered equally, the
+    one named by the word nearest the question's start ("What *speedup* does the trace table list"
+    asks for Speedup, not Traces), since the asked thing follows the wh-word."""
+    qs = set(asked)
+    best, best_key = None, (0.0, 0)
     for i, name in enumerate(header):
         if i == 0 or not name:
             continue
@@ -307,9 +311,12 @@ def _column_named(header: list[str], qs: set[str]) -> int | None:
         if not terms:
             continue
         hit = sum(1 for t in terms if t in qs or prefix_match(t, qs))
-        score = hit / len(terms) + 0.01 * hit
-        if hit and score > best_score:
-            best, best_score = i, score
+        if not hit:
+            continue
+        first = min(j for j, q in enumerate(asked) if any(q == t or prefix_match(t, {q}) for t in terms))
+        key = (round(hit / len(terms) + 0.01 * hit, 9), -first)
+        if key > best_key:
+            best, best_key = i, key
     return best
 
 

@@ -23,6 +23,9 @@ _VALUE = re.compile(
     re.I,
 )
 _NIL = re.compile(r"^(?:[-−–—]+%?|n/?a|nm|n\.m\.|nil|\*)$", re.I)  # a dash, "—%", n/a, NM
+# Statistical agencies' cell markers (Census, BLS): (X) not applicable, (NA) not available, (D) withheld,
+# (Z) rounds to zero, (S) below standards. Upper case only: "(a)", "(b)" are footnote marks.
+_AGENCY_NIL = re.compile(r"^\((?:X|NA|D|Z|S)\)$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 _LEADER = re.compile(r"(?:\s*[.·…_](?:\s?[.·…_]){2,}\s*)")  # ". . . ." or "......" dot leaders
 _LEADER_END = re.compile(r"(?:[.·…_]\s?){3,}$")  # a word that ends a leader run
@@ -36,7 +39,7 @@ def value_kind(text: str) -> str | None:
     compact = text.replace(" ", "")
     if _VALUE.match(compact):
         return "num"
-    if _NIL.match(compact):
+    if _NIL.match(compact) or _AGENCY_NIL.match(compact):
         return "nil"
     return None
 
@@ -105,7 +108,12 @@ class Line:
 
 
 def _segment(words: list[Word]) -> Segment:
+    leaders = False
+    while len(words) > 1 and _DOTS.match(words[-1][4]):
+        words, leaders = words[:-1], True  # a label's trailing leader dots are no part of its extent
     text = strip_leaders(" ".join(w[4] for w in words)) or " ".join(w[4] for w in words)
+    if leaders:
+        text = text.rstrip(" .·…") or text  # "crime." + ". . ." : the word's own dot opened the run
     text = _CLOSE.sub(r"\1)", text)  # "(1,234 )" printed as two words
     return Segment(words, min(w[0] for w in words), max(w[2] for w in words), text, value_kind(text))
 
@@ -116,7 +124,9 @@ def _split(line: list[Word], gap: float) -> list[list[Word]]:
     dots = 0  # leader dots seen just before this word
     for w in line:
         piece = _DOTS.match(w[4]) is not None
-        if parts and w[0] - parts[-1][-1][2] <= gap and (piece or dots < 3):
+        # a value right after leader dots starts its cell, however short the run ("violations . . 91.0")
+        cell = not piece and dots >= 1 and value_kind(w[4]) is not None
+        if parts and w[0] - parts[-1][-1][2] <= gap and (piece or (dots < 3 and not cell)):
             parts[-1].append(w)
         else:
             parts.append([w])
@@ -139,11 +149,16 @@ def _join_pieces(parts: list[list[Word]]) -> list[list[Word]]:
             if text in ("%", ")", "%)", ")%") and value_kind(prev):
                 out[-1] = out[-1] + part
                 continue
-            if not strip_leaders(text) and value_kind(prev) is None:
+            if _leaders_only(text) and value_kind(prev) is None:
                 out[-1] = out[-1] + part  # dot leaders belong to the label before them
                 continue
         out.append(list(part))
     return out
+
+
+def _leaders_only(text: str) -> bool:
+    """Dot leaders and nothing else: ". . . ." and the short tail of a run cut by a wide gap (". .")."""
+    return not strip_leaders(text) or _DOTS.match(text.replace(" ", "")) is not None
 
 
 def group_lines(words: list[Word], tolerance: float = 0.45) -> list[list[Word]]:
@@ -183,7 +198,7 @@ def page_lines(words: list[Word]) -> list[Line]:
         h = sorted(w[3] - w[1] for w in line)[len(line) // 2]
         gap = max(3.5, 0.5 * h)
         parts = _join_pieces(_split(line, gap))
-        segs = [_segment(p) for p in parts if strip_leaders(" ".join(w[4] for w in p))]
+        segs = [_segment(p) for p in parts if not _leaders_only(" ".join(w[4] for w in p))]
         if segs:
             out.append(Line(line, segs))
     return out
