@@ -143,9 +143,15 @@ class TesseractLibOcrEngine:
     supports_sparse = True
     mode = "library"
 
-    def __init__(self, languages: str = "eng", *, threads: int = 1, timeout_s: float = 300.0) -> None:
+    def __init__(
+        self, languages: str = "eng", *, threads: int = 1, timeout_s: float = 300.0,
+        variables: dict[str, str] | None = None,
+    ) -> None:
         self.lib = load_library()
         self.languages = languages
+        # Tesseract parameters set on every API after Init (e.g. {"tessedit_do_invert": "0"}); the
+        # defaults read the most words (bench/ocr_knobs.py measured the candidates on the dev corpus).
+        self.variables = dict(sorted((variables or {}).items()))
         self.threads = threads
         self.timeout_s = timeout_s
         self.version = self.lib.version
@@ -159,6 +165,8 @@ class TesseractLibOcrEngine:
         self._idle.append(first)
         # Same identity as the CLI engine: the output is the same, so cached results stay valid.
         self.cache_id = f"tesseract {self.version} {languages}"
+        if self.variables:  # other parameters, other output: results cached without them do not apply
+            self.cache_id += " " + " ".join(f"{k}={v}" for k, v in self.variables.items())
         weakref.finalize(self, _end_all, self.lib, self._idle)
 
     @property
@@ -221,6 +229,11 @@ class TesseractLibOcrEngine:
             t.TessBaseAPIDelete(handle)
             pkgs = " ".join(f"tesseract-ocr-{m.replace('_', '-').lower()}" for m in missing)
             raise ComponentUnavailable("tesseract", f"language data missing for {'+'.join(missing)}", f"apt-get install {pkgs}")
+        for key, value in self.variables.items():
+            if t.TessBaseAPISetVariable(handle, key.encode(), str(value).encode()) != 1:
+                t.TessBaseAPIEnd(handle)
+                t.TessBaseAPIDelete(handle)
+                raise PagelensError(f"tesseract: unknown parameter or bad value {key}={value!r}")
         self.created += 1
         return int(handle)
 
