@@ -20,24 +20,15 @@ from pagelens.models import Element, ElementKind, FigureData
 from pagelens.ocr import build_tesseract, ocr_status
 from pagelens.ocr.protocol import OcrLine
 from pagelens.ocr.tesseract import TesseractOcrEngine
-from pagelens.ocr.tesseract_lib import TesseractLibOcrEngine, load_library
+from pagelens.ocr.tesseract_lib import TesseractLibOcrEngine
 from pagelens.settings import IngestSettings
 from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
 
+from ocr_support import NO_LIBRARY, requires_library
 from pdfs import RASTER_WORDS, raster_figures_pdf
 
 
-def _library_problem() -> str | None:
-    try:
-        load_library()
-    except ComponentUnavailable as exc:
-        return str(exc)
-    return None
-
-
-NO_LIBRARY = _library_problem()
-requires_library = pytest.mark.skipif(NO_LIBRARY is not None, reason=f"libtesseract not loadable: {NO_LIBRARY}")
 requires_cli = pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract binary not installed")
 
 LINES = ("Quarterly revenue grew by seventeen percent", "The harbour crane lifted forty containers")

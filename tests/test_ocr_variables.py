@@ -10,23 +10,15 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
-from pagelens.errors import ComponentUnavailable, PagelensError
-from pagelens.ocr.tesseract_lib import TesseractLibOcrEngine, load_library
+from pagelens.errors import PagelensError
+from pagelens.ocr.tesseract_lib import TesseractLibOcrEngine
+
+from ocr_support import requires_library
 
 TOP = "Harbour cranes lifted forty containers"
 INVERTED = "Quarterly revenue grew seventeen"
 
-
-def _library_problem() -> str | None:
-    try:
-        load_library()
-    except ComponentUnavailable as exc:
-        return str(exc)
-    return None
-
-
-NO_LIBRARY = _library_problem()
-pytestmark = pytest.mark.skipif(NO_LIBRARY is not None, reason=f"libtesseract not loadable: {NO_LIBRARY}")
+pytestmark = requires_library
 
 
 def banner_png() -> bytes:
