@@ -14,8 +14,9 @@ sp-figure-chart-and-map, which a question asks about); the others read nothing n
 - ``rotations``: the slanted (-45°) pass only when the upright pass read no word at all, only numbers
   (bench/ocr_account.py, dev corpus + realdocs, 6 charts): it read words on one chart, the land-use
   categories of sp-figure-chart-and-map, whose upright pass read nothing but ticks; on the 5 charts
-  whose upright pass read words (axis titles, legends, map labels) it read nothing, and cost 1.2 of
-  their 4.1 CPU-s. The -90° pass (y-axis titles) read words on 3 of the 6 and stays.
+  whose upright pass read words (axis titles, legends, map labels) it read nothing and cost 1.45 CPU-s
+  (dev 0.45, realdocs 1.0, image prep included). The -90° pass (y-axis titles) read new words on 3 of
+  the 6 and stays.
 """
 
 from __future__ import annotations
