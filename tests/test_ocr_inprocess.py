@@ -87,6 +87,22 @@ def chart_png(ticks: bool = True) -> bytes:
         return page.get_pixmap(dpi=150).tobytes("png")
 
 
+def slanted_chart_png() -> bytes:
+    """A raster bar chart whose only words are category labels slanted 45° under the x axis."""
+    with pymupdf.open() as tmp:
+        page = tmp.new_page(width=320, height=240)
+        page.draw_rect(page.rect, color=None, fill=(1, 1, 1))
+        page.draw_line((60, 20), (60, 160), color=(0, 0, 0))
+        page.draw_line((60, 160), (310, 160), color=(0, 0, 0))
+        for i, v in enumerate((0, 20, 40, 60)):
+            page.insert_text((30, 164 - i * 45), str(v), fontname="helv", fontsize=11)
+        for i, (h, word) in enumerate(((90, "Woodlot"), (120, "Roadside"), (60, "Riverside"))):
+            page.draw_rect(pymupdf.Rect(75 + i * 78, 160 - h, 125 + i * 78, 160), color=(0, 0, 0), fill=(0.3, 0.5, 0.8))
+            at = pymupdf.Point(85 + i * 78, 215)
+            page.insert_text(at, word, fontname="helv", fontsize=11, morph=(at, pymupdf.Matrix(45)))
+        return page.get_pixmap(dpi=150).tobytes("png")
+
+
 def ctx_for(page: pymupdf.Page, tmp_path: Path, ocr: object) -> PageContext:
     return PageContext.build(page, doc_id="d" * 64, file_name="test.pdf", settings=IngestSettings(),
                              images=ImageStore(tmp_path / "images"), ocr=ocr)  # type: ignore[arg-type]
@@ -220,7 +236,11 @@ def test_doctor_says_the_engine_runs_in_process() -> None:
 def test_rotated_passes_run_on_charts_only(lib: TesseractLibOcrEngine) -> None:
     counted = Counting(lib)
     text = read_figure(counted, chart_png())
-    assert counted.calls == 3 and "Rainfall" in text and "Summer" in text  # the y-axis title needs the -90° pass
+    # The y-axis title needs the -90° pass; the season labels were read upright, so no slanted pass.
+    assert counted.calls == 2 and "Rainfall" in text and "Summer" in text
+    counted = Counting(lib)
+    text = read_figure(counted, slanted_chart_png())  # upright: only ticks; the categories need the -45° pass
+    assert counted.calls == 3 and all(w in text for w in ("Woodlot", "Roadside", "Riverside"))
     counted = Counting(lib)
     text = read_figure(counted, chart_png(ticks=False))  # a few words, no axis ticks: a labelled picture
     assert counted.calls == 1 and "Summer" in text and "Rainfall" not in text

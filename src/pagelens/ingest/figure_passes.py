@@ -11,6 +11,12 @@ sp-figure-chart-and-map, which a question asks about); the others read nothing n
 - ``is_blank``: an image that is (almost) one colour holds no text. Skipped after decoding, before OCR.
 - ``looks_like_chart``: rotated passes only when the upright pass read axis ticks (several lines that
   are numbers); screenshots, labelled photos and logos with a few words read nothing rotated.
+- ``rotations``: the slanted (-45°) pass only when the upright pass read no word at all, only numbers
+  (bench/ocr_account.py, dev corpus + realdocs, 6 charts): it read words on one chart, the land-use
+  categories of sp-figure-chart-and-map, whose upright pass read nothing but ticks; on the 5 charts
+  whose upright pass read words (axis titles, legends, map labels) it read nothing and cost 1.45 CPU-s
+  (dev 0.45, realdocs 1.0, image prep included). The -90° pass (y-axis titles) read new words on 3 of
+  the 6 and stays.
 """
 
 from __future__ import annotations
@@ -28,6 +34,10 @@ BLANK_INK_FRACTION = 0.002
 INK_DELTA = 64
 # A chart: at least this many of the upright lines are numbers (tick labels, scale values).
 CHART_NUMBER_LINES = 3
+
+# A word for ``rotations``: three letters in a row (not a tick, not OCR noise like "ee" or "|").
+_WORD = re.compile(r"[^\W\d_]{3,}")
+SLANTED = -45
 
 _NUMBER_LINE = re.compile(r"^[-+−–(]?[$€£]?\d[\d.,]*\s*[%)kKmM]?$")
 
@@ -50,3 +60,11 @@ def is_blank(gray: Any) -> bool:
 def looks_like_chart(lines: list[OcrLine]) -> bool:
     """Several lines that are bare numbers: the ticks of a value axis or a map's scale."""
     return sum(1 for ln in lines if _NUMBER_LINE.match(ln.text.strip())) >= CHART_NUMBER_LINES
+
+
+def rotations(lines: list[OcrLine], angles: tuple[int, ...]) -> tuple[int, ...]:
+    """The rotated passes a chart gets, given its upright lines: the slanted one only when the upright
+    pass read no word — slanted category labels are what it could not read (see the module doc)."""
+    if any(_WORD.search(ln.text) for ln in lines):
+        return tuple(a for a in angles if a != SLANTED)
+    return angles

@@ -49,8 +49,8 @@ FIGURE_TARGET_SIDE = 1000
 FIGURE_MAX_UPSCALE = 3.0
 FIGURE_MAX_PIXELS = 6_000_000
 # When the upright pass finds a few words among them axis ticks (a chart, not a screenshot or a photo),
-# also read text rotated bottom-to-top (y-axis titles) and slanted 45° (category labels), keeping only
-# confident words (figure_passes.py says which figures get which passes).
+# also read text rotated bottom-to-top (y-axis titles) and, when no upright word was read, slanted 45°
+# (category labels), keeping only confident words (figure_passes.py says which figures get which passes).
 FEW_WORDS = 25
 ROTATIONS = (-90, -45)
 ROTATED_MIN_CONFIDENCE = 0.7
@@ -349,7 +349,7 @@ def read_figure(engine: object, png: bytes) -> str:
     words = sum(len(ln.text.split()) for ln in lines)
     # Some text but little, and axis ticks among it: a chart or a map (figure_passes: only charts gained).
     if 0 < words < FEW_WORDS and figure_passes.looks_like_chart(lines):
-        for angle in ROTATIONS:
+        for angle in figure_passes.rotations(lines, ROTATIONS):
             turned = img.rotate(angle, expand=True, fillcolor=255, resample=Image.Resampling.BICUBIC)
             for ln in recognize(engine, _png(turned), sparse=True):  # type: ignore[arg-type]
                 if ln.confidence >= ROTATED_MIN_CONFIDENCE and _LETTERS3.search(ln.text) and ln.text.lower() not in seen:
