@@ -39,6 +39,7 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
+from pagelens.retrieve.labels import LABEL_VECTOR, LABEL_WEIGHT, label_docs, label_vector, question_labels
 from pagelens.retrieve import hop, multipart
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
@@ -280,12 +281,45 @@ class Retriever:
                 score += prior * routing.strength[chunk.doc_id]
             info["fused"] = score
             out.append(_Candidate(chunk, score, info))
-        if routing is not None and routing.strength:
+        labelled = self._labels(queries[0], out, routing, doc_ids, base)
+        if (routing is not None and routing.strength) or labelled:
             out.sort(key=lambda c: -c.fused)  # stable: ties keep the fusion's order
         for i, c in enumerate(out, 1):
             c.fused_rank = i
         timings["fuse"] = _ms(t0)
         return out, routing
+
+    def _labels(
+        self, query: str, out: list[_Candidate], routing: Routing | None, doc_ids: list[str] | None,
+        base: dict[str, float],
+    ) -> bool:
+        """The label prior (``pagelens.retrieve.labels``): the chunks that carry a label the question
+        names ("Figure 2"), within the documents it is about, gain a first place in channel ``label``;
+        those no other channel found join ``out``. True when any chunk gained it."""
+        keys = question_labels(query)
+        weight = base.get("label", LABEL_WEIGHT)
+        if not keys or weight <= 0:
+            return False
+        routed = routing.above(SCOPE_STRENGTH) if routing is not None else []
+        docs = label_docs(routed, [c.chunk.doc_id for c in out])
+        if doc_ids:
+            docs = [d for d in docs if d in doc_ids] or list(doc_ids)
+        if not docs:
+            return False
+        [hits] = self.store.search_batch(
+            self.collection, [ChannelQuery(LABEL_VECTOR, label_vector(keys), self.settings.retrieval.pool)], docs,
+        )
+        prior = weight / (self.settings.retrieval.rrf_k + 1)
+        by_id = {c.chunk.id: c for c in out}
+        for h in hits:
+            c = by_id.get(_cid(h))
+            if c is None:
+                c = by_id[_cid(h)] = _Candidate(chunk_from_payload(h.payload), 0.0)
+                out.append(c)
+            c.channels.update({"label": float(h.score), "label_rank": 1.0})
+            c.fused += prior
+            c.channels["fused"] = c.fused
+        return bool(hits)
 
     def _part(
         self, query: str, channels: list[str], doc_ids: list[str] | None, weights: dict[str, float], routed: bool,
