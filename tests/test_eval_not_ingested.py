@@ -83,6 +83,10 @@ def test_table_lists_each_question_on_a_missing_document(corpus, tmp_path: Path,
     by = {r.id: r for r in report.results}
     assert by["g1"].doc_rank == 1 and by["b1"].not_ingested == ["broken.pdf"] and by["b1"].doc_rank is None
     lines = report.table().splitlines()
+    # Both scorings side by side, and the documents the home holds with their pages and tables.
+    assert lines[0].split()[:9] == ["modality", "n", "hit@1", "hit@5", "MRR", "doc@1", "doc@5", "docMRR", "any@5"]
+    assert [(d.name, d.pages, d.tables) for d in report.documents] == [("good.pdf", 2, 0)]
+    assert lines[lines.index(next(ln for ln in lines if ln.startswith("document"))) + 1].split() == ["good.pdf", "2", "0"]
     assert "not ingested: b1 asks about broken.pdf (scored as a miss)" in lines
     assert "not ingested: x1 asks about broken.pdf (scored as a miss)" in lines
     assert not any("g1" in ln for ln in lines)

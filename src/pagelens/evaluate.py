@@ -299,6 +299,8 @@ def run_eval(
         failed = [r.error or r.name for r in ingested if r.status == "failed"]
         absent = {r.name for r in ingested if r.status == "failed"}
         documents = [DocStats(r.name, r.pages, r.elements.get("table", 0), r.status) for r in ingested]
+    elif callable(getattr(app, "documents", None)):  # a reused home: what it holds
+        documents = [DocStats(d.name, d.pages, d.element_counts.get("table", 0), "indexed") for d in app.documents()]
 
     if questions:
         app.search(questions[0].question, k=k)  # warm-up: model loading is not query latency
