@@ -23,11 +23,14 @@ place (channel ``label``, rank 1, in the per-channel explanation).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from pagelens.index.bm25 import term_index
 from pagelens.models import Chunk
-from pagelens.vectors import SparseVector
+from pagelens.vectors import ScoredPoint, SparseVector
+
+C = TypeVar("C", bound=Any)
 
 LABEL_VECTOR = "label"
 """The sparse named vector that holds a chunk's label keys."""
@@ -124,9 +127,32 @@ def label_vector(keys: Iterable[str]) -> SparseVector:
     return SparseVector(idx, [1.0] * len(idx))
 
 
-def label_docs(routed: Sequence[str], fused_docs: Sequence[str], depth: int = LABEL_DOC_DEPTH) -> list[str]:
+def label_docs(
+    routed: Sequence[str], fused_docs: Sequence[str], allowed: Sequence[str] | None = None,
+    depth: int = LABEL_DOC_DEPTH,
+) -> list[str]:
     """The documents whose labels count: those routing names, else those of the first ``depth`` fused
-    chunks (``fused_docs``: their documents, best first)."""
-    if routed:
-        return list(routed)
-    return list(dict.fromkeys(fused_docs[:depth]))
+    chunks (``fused_docs``: their documents, best first); within ``allowed`` (a document filter)."""
+    docs = list(routed) if routed else list(dict.fromkeys(fused_docs[:depth]))
+    if allowed:
+        docs = [d for d in docs if d in allowed] or list(allowed)
+    return docs
+
+
+def add_label_prior(
+    candidates: list[C], hits: Sequence[ScoredPoint], prior: float, make: Callable[[ScoredPoint], C],
+    cid: Callable[[ScoredPoint], str],
+) -> bool:
+    """Each chunk of ``hits`` (the label lookup) gains ``prior`` in its fused score and a first place in
+    channel ``label`` (its explanation); one not among ``candidates`` joins them (``make``). True when
+    any did. The caller re-sorts."""
+    by_id = {c.chunk.id: c for c in candidates}
+    for h in hits:
+        c = by_id.get(cid(h))
+        if c is None:
+            c = by_id[cid(h)] = make(h)
+            candidates.append(c)
+        c.channels.update({"label": float(h.score), "label_rank": 1.0})
+        c.fused += prior
+        c.channels["fused"] = c.fused
+    return bool(hits)

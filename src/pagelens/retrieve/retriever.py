@@ -21,6 +21,9 @@ reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the bes
 carries the others), then ordered so that the top ``k`` covers as many pages as it can
 (``retrieval.per_page``), keeps up to ``image_slots`` places for figures the fusion ranked well, and
 has a place for every document a cross-document question names.
+
+A question that names a numbered element ("Figure 2", "Table 3", "Section 4.1") adds a prior, channel
+``label``, to the chunks that carry that label (``pagelens.retrieve.labels``).
 """
 
 from __future__ import annotations
@@ -39,7 +42,9 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
-from pagelens.retrieve.labels import LABEL_VECTOR, LABEL_WEIGHT, label_docs, label_vector, question_labels
+from pagelens.retrieve.labels import (
+    LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
+)
 from pagelens.retrieve import hop, multipart
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
@@ -301,25 +306,13 @@ class Retriever:
         if not keys or weight <= 0:
             return False
         routed = routing.above(SCOPE_STRENGTH) if routing is not None else []
-        docs = label_docs(routed, [c.chunk.doc_id for c in out])
-        if doc_ids:
-            docs = [d for d in docs if d in doc_ids] or list(doc_ids)
+        docs = label_docs(routed, [c.chunk.doc_id for c in out], doc_ids)
         if not docs:
             return False
-        [hits] = self.store.search_batch(
-            self.collection, [ChannelQuery(LABEL_VECTOR, label_vector(keys), self.settings.retrieval.pool)], docs,
-        )
-        prior = weight / (self.settings.retrieval.rrf_k + 1)
-        by_id = {c.chunk.id: c for c in out}
-        for h in hits:
-            c = by_id.get(_cid(h))
-            if c is None:
-                c = by_id[_cid(h)] = _Candidate(chunk_from_payload(h.payload), 0.0)
-                out.append(c)
-            c.channels.update({"label": float(h.score), "label_rank": 1.0})
-            c.fused += prior
-            c.channels["fused"] = c.fused
-        return bool(hits)
+        query_ = ChannelQuery(LABEL_VECTOR, label_vector(keys), self.settings.retrieval.pool)
+        [hits] = self.store.search_batch(self.collection, [query_], docs)
+        return add_label_prior(out, hits, weight / (self.settings.retrieval.rrf_k + 1),
+                               lambda h: _Candidate(chunk_from_payload(h.payload), 0.0), _cid)
 
     def _part(
         self, query: str, channels: list[str], doc_ids: list[str] | None, weights: dict[str, float], routed: bool,
