@@ -137,3 +137,38 @@ def test_a_table_captioned_figure_keeps_its_caption(pump: Pagelens):
     assert table.page == 4
     ranked = _pages(pump, "Which part costs the most in Figure 3?", 1.0)
     assert ranked[0][0] == 4 and ranked[0][1]["label_rank"] == 1
+
+
+def _twin_report(path: Path, title: str, thing: str) -> None:
+    """A report with two look-alike charts, Figure 1 and Figure 2, about ``thing``."""
+    doc = pymupdf.open()
+    doc.set_metadata({"title": title})
+    p = doc.new_page()
+    p.insert_text((72, 72), title, fontsize=16)
+    p.insert_textbox(pymupdf.Rect(72, 100, 520, 300), f"This report measures {thing} flow in the spring trials.", fontsize=10)
+    for n, (seed, words) in enumerate(((1, "flow curve at low pressure"), (2, "readings at high pressure")), 1):
+        p = doc.new_page()
+        _chart(p, 100, seed + len(thing))
+        p.insert_textbox(pymupdf.Rect(72, 320, 520, 360), f"Figure {n}: {thing.capitalize()} {words}.", fontsize=9)
+    doc.save(path)
+    doc.close()
+
+
+def test_figure_2_of_the_named_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """Every report has a Figure 2: the one of the report the question names comes first."""
+    for key in list(os.environ):
+        if key.startswith("PAGELENS_"):
+            monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("PAGELENS_CONFIG", str(tmp_path / "none.toml"))
+    _twin_report(tmp_path / "valve-trials.pdf", "Valve Trials Report", "valve")
+    _twin_report(tmp_path / "turbine-trials.pdf", "Turbine Trials Report", "turbine")
+    _pump_report(tmp_path / "pump.pdf")
+    with Pagelens(Settings(home=tmp_path / "home").with_overrides(**{"ingest.ocr": "off"})) as app:
+        assert all(r.status == "indexed" for r in app.ingest(sorted(tmp_path.glob("*.pdf"))))
+        for name, thing in (("valve-trials.pdf", "valve"), ("turbine-trials.pdf", "turbine")):
+            hits = app.search(f"What does Figure 2 of the {thing.capitalize()} Trials Report show about the flow curve?", k=5)
+            top = hits[0]
+            assert (top.chunk.doc_name, top.chunk.page) == (name, 3), [(h.chunk.doc_name, h.chunk.page) for h in hits]
+            assert top.channels["label_rank"] == 1
+            # Other reports' Figure 2 gains nothing: the label counts within the named report.
+            assert not any("label" in h.channels for h in hits if h.chunk.doc_name != name)
