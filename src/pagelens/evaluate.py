@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from pagelens.errors import ConfigError
+from pagelens.errors import ConfigError, NotFoundError
 from pagelens.models import Answer, IngestResult, SearchHit
 
 ALL_PAGES_MODALITIES = frozenset({"multi-hop", "cross-doc"})
@@ -135,6 +135,7 @@ class QuestionResult:
     answer: str | None = None
     answer_ok: bool | None = None
     abstained: bool | None = None
+    not_ingested: list[str] = field(default_factory=list)  # its documents that failed to ingest (scored as misses)
 
 
 @dataclass
@@ -257,6 +258,9 @@ def render_table(report: EvalReport) -> str:
         lines.append(f"ask latency (retrieval + answer) p50 {report.answer_p50_ms:.1f} ms, p95 {report.answer_p95_ms:.1f} ms")
     if report.failed_files:
         lines.append("failed: " + "; ".join(report.failed_files))
+    for r in report.results:
+        if r.not_ingested:
+            lines.append(f"not ingested: {r.id} asks about {', '.join(r.not_ingested)} (scored as a miss)")
     return "\n".join(lines)
 
 
@@ -286,13 +290,17 @@ def run_eval(
     if missing:
         raise ConfigError(f"eval: questions name PDFs not in {pdf_dir}: {', '.join(missing)}")
     pages, seconds, failed, documents = 0, 0.0, [], []
+    absent: set[str] = set()  # file names that did not ingest: a filter naming them finds nothing to search
     if ingest:
         started = time.perf_counter()
         ingested = app.ingest(pdfs)
         seconds = time.perf_counter() - started
         pages = sum(r.pages for r in ingested if r.status == "indexed")  # "unchanged": nothing was done
         failed = [r.error or r.name for r in ingested if r.status == "failed"]
+        absent = {r.name for r in ingested if r.status == "failed"}
         documents = [DocStats(r.name, r.pages, r.elements.get("table", 0), r.status) for r in ingested]
+    elif callable(getattr(app, "documents", None)):  # a reused home: what it holds
+        documents = [DocStats(d.name, d.pages, d.element_counts.get("table", 0), "indexed") for d in app.documents()]
 
     if questions:
         app.search(questions[0].question, k=k)  # warm-up: model loading is not query latency
@@ -301,6 +309,7 @@ def run_eval(
     ask_ms: list[float] = []
     for q in questions:
         r = QuestionResult(q.id, q.modality, scored=q.modality != UNANSWERABLE and bool(q.gold))
+        r.not_ingested = [pdf for pdf in q.pdfs if pdf in absent]
         if r.scored:
             t0 = time.perf_counter()
             hits = app.search(q.question, k=k)
@@ -310,7 +319,7 @@ def run_eval(
             r.any_rank = any_page_rank(q.gold, hits)
             r.top = [f"{h.chunk.doc_name}:{','.join(map(str, h.chunk.pages))}" for h in hits]
             if doc_filter:
-                r.doc_rank = hit_rank(q.gold, app.search(q.question, k=k, docs=q.pdfs), q.all_pages)
+                r.doc_rank = _filtered_rank(app, q, k, r)
                 r.doc_scored = True
         if answers:
             t0 = time.perf_counter()
@@ -328,3 +337,29 @@ def run_eval(
         answer_p50_ms=percentile(ask_ms, 50), answer_p95_ms=percentile(ask_ms, 95), failed_files=failed,
         documents=documents,
     )
+
+
+def _filtered_rank(app: App, q: Question, k: int, r: QuestionResult) -> int | None:
+    """The question's rank searched within its own documents that are there; a document that failed to
+    ingest (or, with a reused home, is not in it) is recorded in ``r.not_ingested`` and the question
+    counts as a miss where its gold pages are in it, never as an error."""
+    docs = [pdf for pdf in q.pdfs if pdf not in r.not_ingested]
+    while docs:
+        try:
+            return hit_rank(q.gold, app.search(q.question, k=k, docs=docs), q.all_pages)
+        except NotFoundError:
+            # Which name is unknown: the facade says it in words, so find it by asking one at a time.
+            gone = next((d for d in docs if not _known(app, q.question, d)), None)
+            if gone is None:
+                raise
+            r.not_ingested.append(gone)
+            docs.remove(gone)
+    return None
+
+
+def _known(app: App, question: str, doc: str) -> bool:
+    try:
+        app.search(question, k=1, docs=[doc])
+    except NotFoundError:
+        return False
+    return True

@@ -30,6 +30,7 @@ from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.chunking import chunk_document
 from pagelens.index.profile import COVER_PAGES, build_profile, profile_collection, profile_point_id, profile_spec
 from pagelens.models import Chunk
+from pagelens.retrieve.labels import LABEL_VECTOR, chunk_labels, label_vector
 from pagelens.settings import Settings
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, CatalogStore
 from pagelens.store.images import ImageStore
@@ -117,7 +118,7 @@ class Indexer:
         dense = {"dense": dim, "caption": dim, "summary": dim}
         if self.image_embedder is not None:
             dense["image"] = self.image_embedder.dim
-        return VectorSpec(dense=dense, sparse=["bm25"])
+        return VectorSpec(dense=dense, sparse=["bm25", LABEL_VECTOR])
 
     def ensure(self) -> None:
         self.store.ensure_collection(self.collection, self.spec())
@@ -211,6 +212,9 @@ class Indexer:
             sparse = self.sparse.encode_document(chunk.embed_text)
             if sparse.indices:
                 point.sparse["bm25"] = sparse
+            labels = chunk_labels(chunk)  # "Figure 2", "Section 4.1": pagelens.retrieve.labels
+            if labels:
+                point.sparse[LABEL_VECTOR] = label_vector(labels)
             if chunk.id in summaries:
                 point.dense["summary"] = summaries[chunk.id]
             if chunk.id in images:

@@ -1,4 +1,5 @@
-"""Which "Table N" caption belongs to which table, and whether a box sits under a figure caption."""
+"""Which caption belongs to which table ("Table N" first, else the nearest of another word: "Figure 13"),
+and whether a box sits under a figure caption."""
 
 from __future__ import annotations
 
@@ -10,15 +11,22 @@ from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_text import CAPTION
 
 _FIGURE = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.)\s*[0-9]")
+# Any other caption word a table may be captioned with ("Figure 13: ..." over a table, as papers do).
+_OTHER = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.|FIG\.|Exhibit|EXHIBIT|Chart|CHART|Scheme|Plate|Listing)\s*"
+                    r"(?:[0-9]+|[IVXL]+\b)(?:\.[0-9]+)*[a-z]?(\s*[:.|\u2014\u2013])?")
+OTHER_CAPTION_WORDS = 40
+"""A caption of another word without punctuation after its number ("Figure 13 Speedup ...") is taken
+only when its block is this short (a paragraph that opens "Figure 13 shows ..." is prose)."""
 
 
-def _caption_blocks(ctx: PageContext) -> list[tuple[pymupdf.Rect, str]]:
+def _caption_blocks(ctx: PageContext, pattern: re.Pattern[str] = CAPTION) -> list[tuple[pymupdf.Rect, str]]:
     out = []
     for block in ctx.text.get("blocks", ()):
         if block.get("type") != 0 or not block["lines"]:
             continue
         text = " ".join("".join(s["text"] for s in ln["spans"]) for ln in block["lines"]).strip()
-        if CAPTION.match(text):
+        m = pattern.match(text)
+        if m and (pattern is CAPTION or m.group(1) or len(text.split()) <= OTHER_CAPTION_WORDS):
             out.append((pymupdf.Rect(block["bbox"]), " ".join(text.split())))
     return out
 
@@ -50,7 +58,18 @@ def assign_captions(ctx: PageContext, boxes: list[pymupdf.Rect]) -> list[str | N
     below, above = sides["below"], sides["above"]
     main, other = (below, above) if sum(map(bool, below)) >= sum(map(bool, above)) else (above, below)
     used = {c for c in main if c}
-    return [m or (o if o not in used else None) for m, o in zip(main, other)]
+    found = [m or (o if o not in used else None) for m, o in zip(main, other)]
+    if all(found):
+        return found
+    # A table no "Table N" caption sits by takes the nearest caption of another word ("Figure 13"),
+    # one no other table took.
+    others = _caption_blocks(ctx, _OTHER)
+    for i, box in enumerate(boxes):
+        if found[i] is None and others:
+            near = sorted((_side_caption(ctx, box, side, others) for side in ("below", "above")), key=lambda g: g[0])
+            pick = next((t for _, t in near if t and t not in found), None)
+            found[i] = pick
+    return found
 
 
 def figure_caption_near(ctx: PageContext, bbox: pymupdf.Rect) -> bool:

@@ -102,7 +102,7 @@ def apply(
             rep = representative(pr.ranking, own - naming, docs)
             if rep is not None:
                 reps.append((pr.part.label, rep))
-        out = cover_parts(out, k, reps, keep)
+        out = cover_parts(out, k, reps, keep or (routing.covered if routing is not None else []))
     return out
 
 

@@ -21,6 +21,9 @@ reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the bes
 carries the others), then ordered so that the top ``k`` covers as many pages as it can
 (``retrieval.per_page``), keeps up to ``image_slots`` places for figures the fusion ranked well, and
 has a place for every document a cross-document question names.
+
+A question that names a numbered element ("Figure 2", "Table 3", "Section 4.1") adds a prior, channel
+``label``, to the chunks that carry that label (``pagelens.retrieve.labels``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
+from pagelens.retrieve.labels import (
+    LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
+)
 from pagelens.retrieve import hop, multipart
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
@@ -280,12 +286,33 @@ class Retriever:
                 score += prior * routing.strength[chunk.doc_id]
             info["fused"] = score
             out.append(_Candidate(chunk, score, info))
-        if routing is not None and routing.strength:
+        labelled = self._labels(queries[0], out, routing, doc_ids, base)
+        if (routing is not None and routing.strength) or labelled:
             out.sort(key=lambda c: -c.fused)  # stable: ties keep the fusion's order
         for i, c in enumerate(out, 1):
             c.fused_rank = i
         timings["fuse"] = _ms(t0)
         return out, routing
+
+    def _labels(
+        self, query: str, out: list[_Candidate], routing: Routing | None, doc_ids: list[str] | None,
+        base: dict[str, float],
+    ) -> bool:
+        """The label prior (``pagelens.retrieve.labels``): the chunks that carry a label the question
+        names ("Figure 2"), within the documents it is about, gain a first place in channel ``label``;
+        those no other channel found join ``out``. True when any chunk gained it."""
+        keys = question_labels(query)
+        weight = base.get("label", LABEL_WEIGHT)
+        if not keys or weight <= 0:
+            return False
+        routed = routing.above(SCOPE_STRENGTH) if routing is not None else []
+        docs = label_docs(routed, [c.chunk.doc_id for c in out], doc_ids)
+        if not docs:
+            return False
+        query_ = ChannelQuery(LABEL_VECTOR, label_vector(keys), self.settings.retrieval.pool)
+        [hits] = self.store.search_batch(self.collection, [query_], docs)
+        return add_label_prior(out, hits, weight / (self.settings.retrieval.rrf_k + 1),
+                               lambda h: _Candidate(chunk_from_payload(h.payload), 0.0), _cid)
 
     def _part(
         self, query: str, channels: list[str], doc_ids: list[str] | None, weights: dict[str, float], routed: bool,

@@ -24,7 +24,8 @@ times a first place in a channel of weight ``weights["route"]``, (2) extra chann
 within the named documents, for the question without the words that named them (the chunks of a
 named document are ranked as if it had been asked of that document alone), so that a long report's
 relevant page is in the candidate pool at all,
-and (3) for questions naming several documents about equally, a place in the top k for each.
+and (3) for questions naming several documents, about equally or each by a name of its own, a place
+in the top k for each (and a search within each).
 """
 
 from __future__ import annotations
@@ -73,6 +74,9 @@ class Routing:
     facts: dict[str, set[str]] = field(default_factory=dict)
     """doc id → the question's terms found in that document's issuer, form types and periods."""
 
+    own: dict[str, float] = field(default_factory=dict)
+    """doc id → identity evidence from terms no other profile carries (the document's own name)."""
+
     def identity_terms(self, docs: list[str]) -> set[str]:
         """Question terms found in the identity of ``docs`` (file name, title, facts)."""
         return set().union(*(self.identity.get(d, set()) for d in docs))
@@ -87,14 +91,28 @@ class Routing:
 
     @property
     def scope(self) -> list[str]:
-        """Documents searched on their own; empty when that would be every document anyway."""
-        docs = self.above(SCOPE_STRENGTH)
+        """Documents searched on their own; empty when that would be every document anyway. A
+        document the question names by its own name is among them however its strength compares."""
+        docs = list(dict.fromkeys([*self.above(SCOPE_STRENGTH), *self.covered]))
         return docs if len(docs) < self.n_docs else []
 
     @property
+    def named_apart(self) -> list[str]:
+        """Documents named each by a name of its own: identity terms no other profile carries
+        ("TraceMonkey", "21-0966") worth ``MIN_NAME``, strongest first, however weak beside a document
+        whose cover also carries the question's topic words."""
+        return [d for d in self.above(0.0) if self.own.get(d, 0.0) >= MIN_NAME]
+
+    @property
     def covered(self) -> list[str]:
-        """Documents each given a place in the top k (only when the question names several)."""
-        docs = self.above(COVER_STRENGTH)
+        """Documents each given a place in the top k (only when the question names several): those
+        about as strong as the strongest (``COVER_STRENGTH``), and those named apart. Strength alone
+        misses a cross-document question whose topic words are on one document's cover ("What
+        average speedups do the TraceMonkey paper and What's New in Python 3.11 report?": the second
+        carries "average", "speedup", "python", "3.11"; the first only its name)."""
+        strong = self.above(COVER_STRENGTH)
+        apart = self.named_apart
+        docs = list(dict.fromkeys([*strong, *apart])) if len(apart) >= 2 or len(strong) >= 2 else []
         return docs if 2 <= len(docs) <= MAX_COVERED else []
 
 
@@ -120,6 +138,7 @@ def score_documents(
     ``concentration``: term -> 0..1 (missing terms count 1); ``dense``: doc -> profile cosine."""
     scores: dict[str, float] = defaultdict(float)
     identity: dict[str, float] = defaultdict(float)
+    own: dict[str, float] = defaultdict(float)
     terms: dict[str, list[str]] = defaultdict(list)
     limit = df_limit(n_docs)
     full = idf(1, n_docs)
@@ -133,6 +152,8 @@ def score_documents(
             terms[d].append(term)
         for d in in_name:
             identity[d] += w
+        if len(holders) == 1 and holders <= in_name:
+            own[next(iter(holders))] += w
     named = [d for d, v in identity.items() if v >= MIN_NAME]
     if not named:
         return Routing(n_docs=n_docs)
@@ -141,7 +162,8 @@ def score_documents(
     if dense:
         best = max((dense.get(d, 0.0) for d in strength), default=0.0)
         strength = {d: s * max(0.0, 1.0 - DENSE_TIE * max(0.0, best - dense.get(d, 0.0))) for d, s in strength.items()}
-    return Routing(strength=strength, terms={d: terms[d] for d in strength}, n_docs=n_docs)
+    return Routing(strength=strength, terms={d: terms[d] for d in strength}, n_docs=n_docs,
+                   own={d: own[d] for d in strength if d in own})
 
 
 _WORD = re.compile(r"[^\W_]+")
