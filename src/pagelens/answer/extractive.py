@@ -41,6 +41,7 @@ from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer import distinct as ds
 from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
@@ -111,7 +112,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 7
+EXTRACTIVE_VERSION = 8
 
 
 @dataclass
@@ -195,6 +196,8 @@ class ExtractiveAnswerer:
         anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
         features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
                                     parties)
+        units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
+        features += ds.distinct(units, quoted, [_rings(top, c.source) for c, _ in quoted])
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -375,6 +378,17 @@ def _support(
         ("type", sp.format_mismatch(kind, span, question)),
     ) if on)
     return features, flags
+
+
+def _rings(hits: Sequence[SearchHit], source: int) -> ds.Rings:
+    """The page of source ``source`` and all the sources, as terms and text (``distinct``)."""
+
+    def flat(chunks: list) -> str:
+        return " ".join([c.text for c in chunks] + [" ".join(c.section) for c in chunks])
+
+    page = flat(hits[source].all_chunks())
+    every = flat([c for h in hits for c in h.all_chunks()])
+    return ds.Rings(set(tx.content_terms(page)), page, set(tx.content_terms(every)), every)
 
 
 def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:

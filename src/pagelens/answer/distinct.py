@@ -1,0 +1,211 @@
+"""Whether the quoted span carries what DISTINGUISHES the asked thing, not only its topic.
+
+A near-miss question has its topic on the page and lacks the one thing that picks the asked fact:
+a Class B price where only Class A is printed, "the first quarter" where only the second is
+reported, "Instagram" users where only Facebook's are given, a fax number on a form with telephone
+fields, a nine-month column where the statement has three- and six-month ones. The answerer then
+quotes the look-alike. The evidence of absence is general: a distinguishing term of the question
+that the quoted span and its structural context never name.
+
+The question's distinguishing units (``units``), each of which must be found whole:
+
+* its names (``text.key_names``: runs of capitalised words, acronyms, years, months) that the
+  documents' names do not already hold (``focus.anchor_names``: "Kroger" in a Kroger release is said
+  on every page), less the words of those names ("*Music*" of "Fabrikam Music") and the capitalised
+  words of a phrase that names a document ("on the *Global Electronics* HR employee form",
+  ``DOCUMENT_NOUNS``), each word needed;
+* its designators (``kinds.designators``: "Class *B*", "Table *3*");
+* its counts and ordinals before a noun ("*nine* months", "the *first* quarter"; not "the first to
+  start"), matched as words or as digits before the same noun ("6 Months", "2nd quarter", "Q1"), and its
+  numbers other than years ("aged *65*");
+* the terms of the thing asked for (``focus.focus_of``: "what *fax* number", "what *label smoothing*
+  value"), each weighted by its rarity among the retrieved snippets (``focus.focus_idf`` over its
+  largest possible value): a term every snippet holds distinguishes nothing, one no snippet holds
+  distinguishes most. Words that a value of a type supports ("percentage", "price") are left to
+  ``focus``.
+
+Each unit is looked for in rings around the answer (``where``): the quoted span's own context — a
+table cell's row label, column header and caption, a form field's label, a sentence with its list
+heading, each with the section heading of its chunk (``LOCAL``, 1; a row's other cells count: they
+name its instance; the other columns' headers do not); the rest of its page (``PAGE``);
+any retrieved source (``ELSEWHERE``); nowhere (``NOWHERE``, 0). A unit of weight ``w`` found at level
+``l`` scores ``1 - w·(1 - l)``, and the feature ``distinct`` is the lowest unit score of the best
+quoted snippet: one distinguishing term the sources never name is enough to doubt the answer. 1 when
+the question has no such unit. No word list of any document is used; the number words are English.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from pagelens.answer import kinds
+from pagelens.answer import text as tx
+from pagelens.answer.candidates import Candidate
+from pagelens.answer.focus import TYPE_WORDS, Focus, anchor_names
+
+LOCAL = 1.0
+PAGE = 0.8
+ELSEWHERE = 0.6
+NOWHERE = 0.0
+
+_COUNTS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_ORDINALS = {w: i for i, w in enumerate(
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
+_SUPERLATIVES = frozenset(tx.stem(w) for w in "lowest highest largest smallest greatest least most fewest biggest "
+                          "earliest latest longest shortest fastest slowest cheapest first last".split())
+_YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,%'’\-]*")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One distinguishing thing of the question: ``terms`` (stems, all needed), or a ``pattern`` on the
+    raw text (a count or ordinal), or a designator (``key`` with one of ``designators``)."""
+
+    label: str
+    weight: float = 1.0
+    focus: bool = False  # a term of the thing asked (``distinct_focus``), not a name or count
+    terms: tuple[str, ...] = ()
+    pattern: re.Pattern[str] | None = None
+    key: str = ""
+    designators: frozenset[str] = frozenset()
+
+    def found(self, terms: set[str], text: str) -> bool:
+        if self.key:
+            return bool(kinds.designators(text).get(self.key, set()) & self.designators)
+        if self.pattern is not None:
+            return bool(self.pattern.search(text))
+        return all(t in terms or tx.prefix_match(t, terms) for t in self.terms)
+
+
+def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: dict[str, float]) -> list[Unit]:
+    """The distinguishing units of ``question`` (see the module docstring); ``focus_weights``: the
+    focus terms' weights in 0..1 (``focus_weights``)."""
+    out: list[Unit] = []
+    docs = _doc_terms(doc_names) | _naming_document(question)
+    for name in anchor_names(question, doc_names):
+        own = tuple(t for t in name if t not in docs)  # "Fabrikam Music" in Fabrikam's release: "music"
+        if own:
+            out.append(Unit(" ".join(own), terms=own))
+    for key, des in kinds.designators(question).items():
+        out.append(Unit(f"{key} {'/'.join(sorted(des))}", key=key, designators=frozenset(des)))
+    named = {t for u in out for t in u.terms}
+    labels = set()
+    for u in _count_units(question):
+        if u.label not in named and u.label not in labels:
+            labels.add(u.label)
+            out.append(u)
+    for t in focus.terms:
+        if t in TYPE_WORDS or t in named or t.isdigit() or t in _SUPERLATIVES:
+            continue
+        out.append(Unit(t, weight=focus_weights.get(t, 1.0), terms=(t,), focus=True))
+    return out
+
+
+DOCUMENT_NOUNS = frozenset("form report release paper filing document statement handbook manual table slide slides "
+                           "presentation article study brochure sheet guide".split())
+"""Nouns that name a document or a part of one: the capitalised words before them name it ("on the *Global
+Electronics* HR employee form"), they do not pick a fact inside it."""
+_NAMING_SPAN = 5  # words looked back from a document noun
+
+
+def _naming_document(question: str) -> set[str]:
+    """Stems of the capitalised words of a phrase that names a document: the words before a
+    ``DOCUMENT_NOUNS`` noun back to the nearest function word ("the", "a", "of" ...)."""
+    toks = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*", question)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        if tok.lower() not in DOCUMENT_NOUNS:
+            continue
+        for w in reversed(toks[max(0, i - _NAMING_SPAN):i]):
+            if w.lower() in tx.STOPWORDS:
+                break
+            if w[:1].isupper():
+                out.update(tx.content_terms(w.removesuffix("'s").removesuffix("’s")))
+    return out
+
+
+def _doc_terms(doc_names: Sequence[str]) -> set[str]:
+    return {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
+
+
+def focus_weights(focus: Focus, texts: Sequence[str]) -> dict[str, float]:
+    """Each focus term's rarity among ``texts`` (the candidate snippets), as IDF over its largest
+    possible value: 1 for a term no snippet holds."""
+    sets = [set(tx.content_terms(t)) for t in texts]
+    n = len(sets)
+    top = math.log(1 + (n + 1))
+    return {t: math.log(1 + (n + 1) / (1 + sum(t in s or tx.prefix_match(t, s) for s in sets))) / top
+            for t in focus.terms}
+
+
+def _count_units(question: str) -> list[Unit]:
+    """Counts and ordinals ("nine months", "first quarter") and bare numbers other than years."""
+    toks = _TOKEN.findall(question)
+    out: list[Unit] = []
+    for i, tok in enumerate(toks):
+        low = tok.lower().strip(".,'’")
+        nxt = toks[i + 1].lower().strip(".,?'’") if i + 1 < len(toks) else ""
+        stem = re.escape(nxt[:4]) if len(nxt) >= 3 and nxt not in tx.STOPWORDS else ""
+        if (low in _COUNTS or low in _ORDINALS) and stem:  # "nine months", not "the first to start"
+            n = _COUNTS.get(low, _ORDINALS.get(low))
+            alts = [rf"\b{low}\b", rf"\b{n}(?:st|nd|rd|th)?[\s-]*{stem}"]
+            if stem.startswith("quar"):
+                alts.append(rf"\bQ{n}\b|\b{n}Q\d\d")
+            out.append(Unit(low, pattern=re.compile("|".join(alts), re.I)))
+        elif re.fullmatch(r"\d+(?:[.,]\d+)?%?", low) and not _YEARLIKE.fullmatch(low):
+            num = tx.normalise_number(low)
+            out.append(Unit(num, pattern=re.compile(rf"(?<![\w.]){re.escape(num)}(?![\d])")))
+    return out
+
+
+@dataclass(frozen=True)
+class Rings:
+    """The texts around an answer, nearest first: its page and every retrieved source."""
+
+    page_terms: set[str]
+    page_text: str
+    all_terms: set[str]
+    all_text: str
+
+
+def local_context(c: Candidate, col: int | None = None) -> str:
+    """The quoted span with its structural context: a table row's label, its cells (they name its
+    instance: "#L: 6"), the asked column's header (not the others': "3 Months Ended" does not state a
+    six-month figure) and the caption; a field with its label (and the form's name); a sentence with its
+    list heading; each with the section heading of its chunk."""
+    if c.kind == "row" and c.cells and col is not None and col < len(c.header):
+        caption = c.match_text[len(c.text):]
+        return f"{c.label} {' '.join(c.cells)} {c.header[col]} {caption} {c.context}"
+    return f"{c.match_text} {c.label} {c.context}"
+
+
+def where(unit: Unit, local: str, rings: Rings) -> float:
+    """The level at which ``unit`` is found around an answer."""
+    if unit.found(set(tx.content_terms(local)), local):
+        return LOCAL
+    if unit.found(rings.page_terms, rings.page_text):
+        return PAGE
+    if unit.found(rings.all_terms, rings.all_text):
+        return ELSEWHERE
+    return NOWHERE
+
+
+def distinct(us: Sequence[Unit], quoted: Sequence[tuple[Candidate, int | None]], rings_of: Sequence[Rings]
+             ) -> tuple[float, float]:
+    """The features (``distinct_names``, ``distinct_focus``): the lowest score of the question's names,
+    designators and counts, and of its focus terms, around the best quoted snippet (``rings_of[i]``: the
+    rings of quoted snippet ``i``); 1 where the question has no such unit."""
+    if not quoted:
+        return 1.0, 1.0
+    best = (0.0, 0.0)
+    for (c, col), rings in zip(quoted, rings_of):
+        local = local_context(c, col)
+        scores = [(u.focus, 1.0 - u.weight * (1.0 - where(u, local, rings))) for u in us]
+        pair = (min((v for f, v in scores if not f), default=1.0), min((v for f, v in scores if f), default=1.0))
+        best = max(best, pair, key=sum)
+    return best
