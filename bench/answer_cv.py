@@ -28,7 +28,9 @@ Modes compared per fold and on both halves:
 * ``calibrated``: ``answer.abstain = "calibrated"``, a logistic model over the support features
   (``pagelens.answer.support.FEATURES``) with its cut fit on the training folds;
 * ``support``: ``answer.abstain = "support"``, the support score (``support.support_score``: no fitted
-  weight) with its one cut fit on the training folds.
+  weight) with its cut and its two ``distinct`` floors (``support.DISTINCT_FLOORS``: how much of the score
+  is left when a distinguishing name/count, or a focus term, is in no source; 1.0 leaves it out) fit
+  together on the training folds; each fold's line names the floors its training folds chose.
 
 ``--unseen FILE ...``: question files written without tuning on them (unanswerable questions about the
 held-aside PDFs; a fresh answerable + unanswerable check set) are asked of the whole index and each is
@@ -38,7 +40,8 @@ Columns: ``acc`` answer accuracy on the real questions (answerable: answered and
 unanswerable: abstained), ``unans`` unanswerable questions abstained on, ``false`` answerable questions
 abstained on, ``swap`` share of swapped questions abstained on. The last lines print the
 ``Calibration(...)`` fit on the whole tuning half and its cut, to paste into
-``pagelens.answer.calibration.DEFAULT`` and ``answer.abstain_probability``.
+``pagelens.answer.calibration.DEFAULT`` and ``answer.abstain_probability``, and the support cut and floors
+for ``answer.abstain_support`` and ``support.DISTINCT_FLOORS``.
 """
 
 from __future__ import annotations

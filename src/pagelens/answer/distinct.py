@@ -28,10 +28,14 @@ Each unit is looked for in rings around the answer (``where``): the quoted span'
 table cell's row label, column header and caption, a form field's label, a sentence with its list
 heading, each with the section heading of its chunk (``LOCAL``, 1; a row's other cells count: they
 name its instance; the other columns' headers do not); the rest of its page (``PAGE``);
-any retrieved source (``ELSEWHERE``); nowhere (``NOWHERE``, 0). A unit of weight ``w`` found at level
-``l`` scores ``1 - w·(1 - l)``, and the feature ``distinct`` is the lowest unit score of the best
-quoted snippet: one distinguishing term the sources never name is enough to doubt the answer. 1 when
-the question has no such unit. No word list of any document is used; the number words are English.
+any retrieved source (``ELSEWHERE``); nowhere (``NOWHERE``, 0). A unit of weight ``w`` (1 for names,
+designators and counts) found at level ``l`` scores ``1 - w·(1 - l)``. Two features come out, each the
+lowest unit score of the best quoted snippet (1 when the question has no such unit): ``distinct_names``
+(names, designators, counts) and ``distinct_focus`` (focus terms). ``support.support_score`` multiplies
+``floor + (1 - floor) · d`` for each, with floors fit by ``bench/answer_cv.py`` on the tuning PDFs: every
+fold chose 0 for names (one the sources never state withholds the answer) and 1 for focus terms (left
+out: pages paraphrase them, "ZIP code" for a field called ZIP, "grand total" for a Totals row). No word
+list of any document is used; the number, document and superlative words are general English.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pagelens.answer import kinds
 from pagelens.answer import text as tx
@@ -55,8 +60,8 @@ _COUNTS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _ORDINALS = {w: i for i, w in enumerate(
     "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
-_SUPERLATIVES = frozenset(tx.stem(w) for w in "lowest highest largest smallest greatest least most fewest biggest "
-                          "earliest latest longest shortest fastest slowest cheapest first last".split())
+_SUPERLATIVES = ("lowest highest largest smallest greatest least most fewest biggest earliest latest longest shortest "
+                 "fastest slowest cheapest first last").split()
 _YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,%'’\-]*")
 
@@ -100,7 +105,7 @@ def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: 
             labels.add(u.label)
             out.append(u)
     for t in focus.terms:
-        if t in TYPE_WORDS or t in named or t.isdigit() or t in _SUPERLATIVES:
+        if t in TYPE_WORDS or t in named or t.isdigit() or t in _superlative_stems():
             continue
         out.append(Unit(t, weight=focus_weights.get(t, 1.0), terms=(t,), focus=True))
     return out
@@ -127,6 +132,12 @@ def _naming_document(question: str) -> set[str]:
             if w[:1].isupper():
                 out.update(tx.content_terms(w.removesuffix("'s").removesuffix("’s")))
     return out
+
+
+@lru_cache(maxsize=1)
+def _superlative_stems() -> frozenset[str]:
+    """Superlatives are read from the values (``kinds.missing_superlative``, extreme rows), not looked for."""
+    return frozenset(tx.stem(w) for w in _SUPERLATIVES)
 
 
 def _doc_terms(doc_names: Sequence[str]) -> set[str]:

@@ -17,7 +17,9 @@ by default (``answer.abstain = "support"``) when its support score (``support.su
 ``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
 answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
 share*") in the quoted row's label/column or sentence, a value of the asked type attached to it, the
-question's names on the page, its numbers in the span. ``"rules"`` withholds it when its evidence
+question's names on the page, its numbers in the span — and nothing is left when a distinguishing name,
+designator or count of the question ("Instagram", "Class B", "nine months") is in no source
+(``distinct``). ``"rules"`` withholds it when its evidence
 score is below ``answer.abstain_threshold``, a date or two of the question's names are missing from the
 answer's own page, the thing asked for is in no source, or the asked value's form (an e-mail address, a
 web address, a phone number, a date) is not in the answer's span; ``"calibrated"`` when a logistic

@@ -291,7 +291,8 @@ def best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | No
     return None
 
 
-_COUNT_WORDS = {w: str(i) for i, w in enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
+_COUNT_WORDS = {w: str(i) for i, w in
+                enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
 
 
 def _with_digits(terms: list[str]) -> list[str]:
