@@ -16,7 +16,6 @@ import pytest
 
 from pagelens.answer import distinct as ds
 from pagelens.answer import support as sp
-from pagelens.answer.candidates import Candidate
 from pagelens.answer.focus import focus_of
 from pagelens.app import Pagelens
 from pagelens.settings import Settings
@@ -91,31 +90,20 @@ def test_units_are_names_designators_counts_and_focus_terms():
     assert not second.found(set(), "first quarter results")
 
 
-def _rings(page: str, every: str) -> ds.Rings:
-    from pagelens.answer import text as tx
-
-    return ds.Rings(set(tx.content_terms(page)), page, set(tx.content_terms(every)), every)
-
-
-def test_a_unit_is_scored_by_where_it_is_found_around_the_span():
+def test_a_unit_counts_as_absent_only_when_no_source_states_it():
     q = "How many monthly active users did Fabrikam Music have?"
     us = ds.units(q, ["fabrikam.pdf"], focus_of(q), {})
     span = "Fabrikam Video monthly active users were 410 million as of March 31, 2025."
-    quoted = [(Candidate(span, span, 0, 1, "sentence"), None)]
-    assert ds.distinct(us, quoted, [_rings(span, span)])[0] == ds.NOWHERE  # Music is in no source
-    assert ds.distinct(us, quoted, [_rings(span + " Fabrikam Music is new.", span)])[0] == ds.PAGE
-    assert ds.distinct(us, quoted, [_rings(span, span + " Music")])[0] == ds.ELSEWHERE
-    twin = "Fabrikam Music monthly active users were 95 million."
-    assert ds.distinct(us, [(Candidate(twin, twin, 0, 1, "sentence"), None)], [_rings(twin, twin)]) == (1.0, 1.0)
-
-
-def test_a_row_is_local_with_its_columns_and_a_designator_must_match():
+    assert ds.distinct(us, ds.Sources.of([span])) == (0.0, 1.0)  # Music is in no source
+    assert ds.distinct(us, ds.Sources.of([span, "Fabrikam Music launched in May."])) == (1.0, 1.0)
     q = "What average price per Class B share did Fabrikam pay in November?"
     us = ds.units(q, ["fabrikam.pdf"], focus_of(q), {})
     row = "November; Average price per Class A share: 95.30; Average price per Class C share: 94.85"
-    quoted = [(Candidate(row, row, 0, 1, "row", ["", "A", "C"], ["November", "95.30", "94.85"], "November"), None)]
-    page = row + " Our Class B stock is neither listed nor traded."
-    assert ds.distinct(us, quoted, [_rings(page, page)])[0] == ds.PAGE  # Class B only elsewhere on the page
+    assert ds.distinct(us, ds.Sources.of([row]))[0] == 0.0  # "Class B" is not "Class A ... C"
+    assert ds.distinct(us, ds.Sources.of([row, "Our Class B stock is not traded."]))[0] == 1.0
+    q = "What fax number does the release give?"  # a focus term no source states costs its rarity
+    us = ds.units(q, ["fabrikam.pdf"], focus_of(q), {"fax": 0.9})
+    assert ds.distinct(us, ds.Sources.of(["Call 1-800-555-0199."])) == (1.0, pytest.approx(0.1))
 
 
 def test_the_support_score_keeps_the_old_score_when_every_unit_is_local():

@@ -32,7 +32,6 @@ class Candidate:
     cells: list[str] = field(default_factory=list)
     label: str = ""  # a row's naming cells; a figure's caption
     source_kind: str = ""  # the chunk kind it came from
-    context: str = ""  # the section heading of its chunk (``distinct``)
     score: float = 0.0
     lexical: float = 0.0
     semantic: float = 0.0
@@ -47,7 +46,6 @@ def candidates(hit: SearchHit, index: int) -> list[Candidate]:
         found = _split(chunk, index)
         for c in found:
             c.source_kind = chunk.kind
-            c.context = " ".join(chunk.section)
         out += found
     return out
 

@@ -1,11 +1,10 @@
-"""Whether the quoted span carries what DISTINGUISHES the asked thing, not only its topic.
+"""Whether the sources state what DISTINGUISHES the asked thing, not only its topic.
 
 A near-miss question has its topic on the page and lacks the one thing that picks the asked fact:
-a Class B price where only Class A is printed, "the first quarter" where only the second is
-reported, "Instagram" users where only Facebook's are given, a fax number on a form with telephone
-fields, a nine-month column where the statement has three- and six-month ones. The answerer then
-quotes the look-alike. The evidence of absence is general: a distinguishing term of the question
-that the quoted span and its structural context never name.
+"the first quarter" where only the second is reported, "Instagram" users where only Facebook's are
+given, American Samoa in a table of other territories, a nine-month column where the statement has
+three- and six-month ones. The answerer then quotes the look-alike. The evidence of absence is
+general: a distinguishing term of the question that no retrieved source states.
 
 The question's distinguishing units (``units``), each of which must be found whole:
 
@@ -19,23 +18,25 @@ The question's distinguishing units (``units``), each of which must be found who
   start"), matched as words or as digits before the same noun ("6 Months", "2nd quarter", "Q1"), and its
   numbers other than years ("aged *65*");
 * the terms of the thing asked for (``focus.focus_of``: "what *fax* number", "what *label smoothing*
-  value"), each weighted by its rarity among the retrieved snippets (``focus.focus_idf`` over its
+  value"), each weighted by its rarity among the retrieved snippets (``focus_weights``: IDF over its
   largest possible value): a term every snippet holds distinguishes nothing, one no snippet holds
   distinguishes most. Words that a value of a type supports ("percentage", "price") are left to
   ``focus``.
 
-Each unit is looked for in rings around the answer (``where``): the quoted span's own context — a
-table cell's row label, column header and caption, a form field's label, a sentence with its list
-heading, each with the section heading of its chunk (``LOCAL``, 1; a row's other cells count: they
-name its instance; the other columns' headers do not); the rest of its page (``PAGE``);
-any retrieved source (``ELSEWHERE``); nowhere (``NOWHERE``, 0). A unit of weight ``w`` (1 for names,
-designators and counts) found at level ``l`` scores ``1 - w·(1 - l)``. Two features come out, each the
-lowest unit score of the best quoted snippet (1 when the question has no such unit): ``distinct_names``
-(names, designators, counts) and ``distinct_focus`` (focus terms). ``support.support_score`` multiplies
-``floor + (1 - floor) · d`` for each, with floors fit by ``bench/answer_cv.py`` on the tuning PDFs: every
-fold chose 0 for names (one the sources never state withholds the answer) and 1 for focus terms (left
-out: pages paraphrase them, "ZIP code" for a field called ZIP, "grand total" for a Totals row). No word
-list of any document is used; the number, document and superlative words are general English.
+Each unit is looked for in every retrieved source (its chunks and their section headings). Two
+features come out: ``distinct_names``, 0 when a name, designator or count is stated by no source, else 1;
+and ``distinct_focus``, the lowest ``1 - weight`` of a focus term no source states. ``support.support_score``
+multiplies ``floor + (1 - floor) · d`` for each, with floors fit by ``bench/answer_cv.py`` on the tuning
+PDFs: every fold chose 0 for names (one the sources never state withholds the answer) and 1 for focus
+terms (left out: pages paraphrase them, "ZIP code" for a field called ZIP, "grand total" for a Totals row).
+
+Only absence from every source counts. Looking first in the span's own context (a cell's row label and
+column header, a field's label, a sentence) and then in its page was tried, scoring a unit found only
+on the page 0.8 and only in another source 0.6: on the dev tuning PDFs answerable and unanswerable
+questions sat at those levels alike, and on the realdocs check they withheld three right answers (a
+regression's variable named in the code above its table). A look-alike row or sentence whose page does
+state the asked instance is left to ``focus`` (``kinds.designator_conflict``, ``period_conflict``). No
+word list of any document is used; the number, document and superlative words are general English.
 """
 
 from __future__ import annotations
@@ -48,13 +49,7 @@ from functools import lru_cache
 
 from pagelens.answer import kinds
 from pagelens.answer import text as tx
-from pagelens.answer.candidates import Candidate
 from pagelens.answer.focus import TYPE_WORDS, Focus, anchor_names
-
-LOCAL = 1.0
-PAGE = 0.8
-ELSEWHERE = 0.6
-NOWHERE = 0.0
 
 _COUNTS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -175,48 +170,22 @@ def _count_units(question: str) -> list[Unit]:
 
 
 @dataclass(frozen=True)
-class Rings:
-    """The texts around an answer, nearest first: its page and every retrieved source."""
+class Sources:
+    """What the retrieved sources state: their chunks' text and section headings, as terms and text."""
 
-    page_terms: set[str]
-    page_text: str
-    all_terms: set[str]
-    all_text: str
+    terms: set[str]
+    text: str
 
-
-def local_context(c: Candidate, col: int | None = None) -> str:
-    """The quoted span with its structural context: a table row's label, its cells (they name its
-    instance: "#L: 6"), the asked column's header (not the others': "3 Months Ended" does not state a
-    six-month figure) and the caption; a field with its label (and the form's name); a sentence with its
-    list heading; each with the section heading of its chunk."""
-    if c.kind == "row" and c.cells and col is not None and col < len(c.header):
-        caption = c.match_text[len(c.text):]
-        return f"{c.label} {' '.join(c.cells)} {c.header[col]} {caption} {c.context}"
-    return f"{c.match_text} {c.label} {c.context}"
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> Sources:
+        text = " ".join(texts)
+        return cls(set(tx.content_terms(text)), text)
 
 
-def where(unit: Unit, local: str, rings: Rings) -> float:
-    """The level at which ``unit`` is found around an answer."""
-    if unit.found(set(tx.content_terms(local)), local):
-        return LOCAL
-    if unit.found(rings.page_terms, rings.page_text):
-        return PAGE
-    if unit.found(rings.all_terms, rings.all_text):
-        return ELSEWHERE
-    return NOWHERE
-
-
-def distinct(us: Sequence[Unit], quoted: Sequence[tuple[Candidate, int | None]], rings_of: Sequence[Rings]
-             ) -> tuple[float, float]:
-    """The features (``distinct_names``, ``distinct_focus``): the lowest score of the question's names,
-    designators and counts, and of its focus terms, around the best quoted snippet (``rings_of[i]``: the
-    rings of quoted snippet ``i``); 1 where the question has no such unit."""
-    if not quoted:
-        return 1.0, 1.0
-    best = (0.0, 0.0)
-    for (c, col), rings in zip(quoted, rings_of):
-        local = local_context(c, col)
-        scores = [(u.focus, 1.0 - u.weight * (1.0 - where(u, local, rings))) for u in us]
-        pair = (min((v for f, v in scores if not f), default=1.0), min((v for f, v in scores if f), default=1.0))
-        best = max(best, pair, key=sum)
-    return best
+def distinct(us: Sequence[Unit], sources: Sources) -> tuple[float, float]:
+    """The features (``distinct_names``, ``distinct_focus``): 0 when a name, designator or count of the
+    question is stated by no source, else 1; the lowest ``1 - weight`` of a focus term no source states
+    (1 when every one is stated)."""
+    names = all(u.found(sources.terms, sources.text) for u in us if not u.focus)
+    focus = min((1.0 - u.weight for u in us if u.focus and not u.found(sources.terms, sources.text)), default=1.0)
+    return float(names), focus

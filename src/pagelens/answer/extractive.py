@@ -199,7 +199,8 @@ class ExtractiveAnswerer:
         features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
                                     parties)
         units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
-        features += ds.distinct(units, quoted, [_rings(top, c.source) for c, _ in quoted])
+        stated = ds.Sources.of([t for h in top for c in h.all_chunks() for t in (c.text, *c.section)])
+        features += ds.distinct(units, stated)
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -380,17 +381,6 @@ def _support(
         ("type", sp.format_mismatch(kind, span, question)),
     ) if on)
     return features, flags
-
-
-def _rings(hits: Sequence[SearchHit], source: int) -> ds.Rings:
-    """The page of source ``source`` and all the sources, as terms and text (``distinct``)."""
-
-    def flat(chunks: list) -> str:
-        return " ".join([c.text for c in chunks] + [" ".join(c.section) for c in chunks])
-
-    page = flat(hits[source].all_chunks())
-    every = flat([c for h in hits for c in h.all_chunks()])
-    return ds.Rings(set(tx.content_terms(page)), page, set(tx.content_terms(every)), every)
 
 
 def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:
