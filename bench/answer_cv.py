@@ -28,7 +28,9 @@ Modes compared per fold and on both halves:
 * ``calibrated``: ``answer.abstain = "calibrated"``, a logistic model over the support features
   (``pagelens.answer.support.FEATURES``) with its cut fit on the training folds;
 * ``support``: ``answer.abstain = "support"``, the support score (``support.support_score``: no fitted
-  weight) with its one cut fit on the training folds.
+  weight) with its cut and its two ``distinct`` floors (``support.DISTINCT_FLOORS``: how much of the score
+  is left when a distinguishing name/count, or a focus term, is in no source; 1.0 leaves it out) fit
+  together on the training folds; each fold's line names the floors its training folds chose.
 
 ``--unseen FILE ...``: question files written without tuning on them (unanswerable questions about the
 held-aside PDFs; a fresh answerable + unanswerable check set) are asked of the whole index and each is
@@ -38,7 +40,8 @@ Columns: ``acc`` answer accuracy on the real questions (answerable: answered and
 unanswerable: abstained), ``unans`` unanswerable questions abstained on, ``false`` answerable questions
 abstained on, ``swap`` share of swapped questions abstained on. The last lines print the
 ``Calibration(...)`` fit on the whole tuning half and its cut, to paste into
-``pagelens.answer.calibration.DEFAULT`` and ``answer.abstain_probability``.
+``pagelens.answer.calibration.DEFAULT`` and ``answer.abstain_probability``, and the support cut and floors
+for ``answer.abstain_support`` and ``support.DISTINCT_FLOORS``.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ import numpy as np  # noqa: E402
 from pagelens.answer.calibration import DEFAULT, Calibration, best_threshold, fit  # noqa: E402
 from pagelens.answer.extractive import ExtractiveAnswerer  # noqa: E402
 from pagelens.answer.query import plan_query  # noqa: E402
-from pagelens.answer.support import FEATURES, support_score  # noqa: E402
+from pagelens.answer.support import DISTINCT_FLOORS, FEATURES, support_score  # noqa: E402
 from pagelens.evaluate import UNANSWERABLE, Question, answer_correct, load_questions  # noqa: E402
 from pagelens.models import SearchHit  # noqa: E402
 from pagelens.settings import AnswerSettings, Settings  # noqa: E402
@@ -202,13 +205,26 @@ def calibrated(cal: Calibration, cut: float) -> Decide:
     return lambda r: cal.probability(r.x) < cut
 
 
-def support(cut: float) -> Decide:
-    return lambda r: support_score(r.x) < cut
+FLOORS = tuple((a, b) for a in (0.0, 0.25, 0.5, 1.0) for b in (0.0, 0.25, 0.5, 1.0))
+"""Candidate ``support.DISTINCT_FLOORS`` (names, focus); 1.0 leaves that feature out."""
 
 
-def support_cut(rows: list[Row]) -> float:
-    """The support-score cut that scores best on ``rows``."""
-    return best_cut(rows, support)
+def support(cut: float, floor: tuple[float, float] = DISTINCT_FLOORS) -> Decide:
+    return lambda r: support_score(r.x, floor) < cut
+
+
+def support_fit(rows: list[Row]) -> tuple[float, tuple[float, float]]:
+    """The (support-score cut, distinct floors) that score best on ``rows``: for each pair of floors its
+    best cut; the pair whose cut gains most (the first of ``FLOORS`` on a tie)."""
+    best: tuple[float, float, tuple[float, float]] | None = None
+    for floor in FLOORS:
+        cut = best_cut(rows, lambda t, f=floor: support(t, f))
+        d = support(cut, floor)
+        g = sum(r.weight * ((not d(r) and r.right) if r.positive else d(r)) for r in rows)
+        if best is None or g > best[0] + 1e-9:
+            best = (g, cut, floor)
+    assert best is not None
+    return best[1], best[2]
 
 
 # -- scoring ----------------------------------------------------------------------------------------
@@ -257,17 +273,18 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
         train = [r for r in rows if r.pdf in tuning and r.pdf not in fold]
         test = [r for r in rows if r.pdf in fold]
         cal, cut = calibrate(train)
-        deciders = _deciders(settings, cal, cut, final, rules_cut(train), support_cut(train))
+        s_fit = support_fit(train)
+        deciders = _deciders(settings, cal, cut, final, rules_cut(train), s_fit)
         for m, d in zip(modes, deciders):
             pooled[m] += [(r, d(r)) for r in test]
-        print(_line(f"fold {i + 1}: {', '.join(p.removesuffix('.pdf')[:14] for p in fold)}",
+        print(_line(f"fold {i + 1} (floor {s_fit[1]}): {', '.join(p.removesuffix('.pdf')[:9] for p in fold)}",
                     {m: score(test, d) for m, d in zip(modes, deciders)}))
     cv = {m: _pooled(pooled[m]) for m in modes}
     print(_line("tuning half, cross-validated", cv))
     cal, cut = calibrate([r for r in rows if r.pdf in tuning])
     score_cut = rules_cut([r for r in rows if r.pdf in tuning])
-    s_cut = support_cut([r for r in rows if r.pdf in tuning])
-    deciders = _deciders(settings, cal, cut, final, score_cut, s_cut)
+    s_cut, s_floor = support_fit([r for r in rows if r.pdf in tuning])
+    deciders = _deciders(settings, cal, cut, final, score_cut, (s_cut, s_floor))
     held = [r for r in rows if r.pdf in aside]
     print(_line("HELD-ASIDE half (fit on all tuning)", {m: score(held, d) for m, d in zip(modes, deciders)}))
     print(_line(f"all {len(pdfs)} PDFs (fit on all tuning)", {m: score(rows, d) for m, d in zip(modes, deciders)}))
@@ -276,13 +293,13 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
                     {m: score(group, d) for m, d in zip(modes, deciders)}))
     print(f"\nDEFAULT = Calibration(weights={cal.weights}, bias={cal.bias})  # features {FEATURES}")
     print(f"answer.abstain_probability = {cut}; rules-cv evidence-score cut (answer.abstain_threshold) = {score_cut}; "
-          f"support cut (answer.abstain_support) = {s_cut}")
+          f"support cut (answer.abstain_support) = {s_cut}, support.DISTINCT_FLOORS = {s_floor}")
 
 
 def _deciders(settings: AnswerSettings, cal: Calibration, cut: float, final: str, score_cut: float,
-              s_cut: float) -> list[Decide]:
+              s_fit: tuple[float, tuple[float, float]]) -> list[Decide]:
     by_name = {"never": lambda r: False, "rules": rules(settings.abstain_threshold), "rules-cv": rules(score_cut),
-               "calibrated": calibrated(cal, cut), "support": support(s_cut)}
+               "calibrated": calibrated(cal, cut), "support": support(*s_fit)}
     shipped = {"rules": rules(settings.abstain_threshold), "support": support(settings.abstain_support),
                "calibrated": calibrated(DEFAULT, settings.abstain_probability)}  # as the settings ship it
     return [*by_name.values(), shipped[final]]

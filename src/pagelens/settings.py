@@ -279,14 +279,15 @@ class AnswerSettings(BaseModel):
     abstain: Literal["rules", "calibrated", "support"] = Field(
         "support", description="How the extractive answerer decides to abstain: 'support' (one support score below "
         "abstain_support: the evidence score times the dates found, times a factor for each of the thing asked for "
-        "in the answer's own row/sentence, a value of the asked type attached to it, the question's names and numbers; "
+        "in the answer's own row/sentence, a value of the asked type attached to it, the question's names and numbers, "
+        "and nothing when a distinguishing name or count of the question is in no source (pagelens.answer.distinct); "
         "pagelens.answer.support.support_score), 'rules' (evidence score below abstain_threshold, a date or two names "
         "of the question missing from the answer's own source, the thing asked for in no source, or the asked value's "
         "form (e-mail, web address, phone, date) not in the answer) or 'calibrated' (a logistic model over the support "
         "features, pagelens.answer.calibration). bench/answer_cv.py compares them by cross-validation over PDFs."
     )
     abstain_probability: float = Field(
-        0.487, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
+        0.514, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
     )
     abstain_support: float = Field(
         0.30, ge=0, le=1, description="With abstain='support': abstain below this support score (cut chosen by "

@@ -17,7 +17,9 @@ by default (``answer.abstain = "support"``) when its support score (``support.su
 ``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
 answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
 share*") in the quoted row's label/column or sentence, a value of the asked type attached to it, the
-question's names on the page, its numbers in the span. ``"rules"`` withholds it when its evidence
+question's names on the page, its numbers in the span — and nothing is left when a distinguishing name,
+designator or count of the question ("Instagram", "Class B", "nine months") is in no source
+(``distinct``). ``"rules"`` withholds it when its evidence
 score is below ``answer.abstain_threshold``, a date or two of the question's names are missing from the
 answer's own page, the thing asked for is in no source, or the asked value's form (an e-mail address, a
 web address, a phone number, a date) is not in the answer's span; ``"calibrated"`` when a logistic
@@ -41,6 +43,7 @@ from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
+from pagelens.answer import distinct as ds
 from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
@@ -111,7 +114,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 7
+EXTRACTIVE_VERSION = 8
 
 
 @dataclass
@@ -195,6 +198,9 @@ class ExtractiveAnswerer:
         anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
         features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
                                     parties)
+        units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
+        stated = ds.Sources.of([t for h in top for c in h.all_chunks() for t in (c.text, *c.section)])
+        features += ds.distinct(units, stated)
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:

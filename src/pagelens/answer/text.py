@@ -286,9 +286,19 @@ def best_column(header: list[str], q_terms: list[str], ask_terms: list[str] | No
     """The column the question asks for: named by the words after its wh-word when they name one
     ("..., which actions are allowed for a user with *no authority*"), else by any of its words."""
     for terms in (ask_terms, q_terms):
-        if terms and (col := _column_named(header, list(terms))) is not None:
+        if terms and (col := _column_named(header, _with_digits(list(terms)))) is not None:
             return col
     return None
+
+
+_COUNT_WORDS = {w: str(i) for i, w in
+                enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
+
+
+def _with_digits(terms: list[str]) -> list[str]:
+    """Question terms with the digit of each count word beside it: "six months" names the column
+    "6 Months Ended"."""
+    return [x for t in terms for x in ((t, _COUNT_WORDS[t]) if t in _COUNT_WORDS else (t,))]
 
 
 def column_match(name: str, q_terms: list[str] | set[str]) -> float:

@@ -1,0 +1,191 @@
+"""Whether the sources state what DISTINGUISHES the asked thing, not only its topic.
+
+A near-miss question has its topic on the page and lacks the one thing that picks the asked fact:
+"the first quarter" where only the second is reported, "Instagram" users where only Facebook's are
+given, American Samoa in a table of other territories, a nine-month column where the statement has
+three- and six-month ones. The answerer then quotes the look-alike. The evidence of absence is
+general: a distinguishing term of the question that no retrieved source states.
+
+The question's distinguishing units (``units``), each of which must be found whole:
+
+* its names (``text.key_names``: runs of capitalised words, acronyms, years, months) that the
+  documents' names do not already hold (``focus.anchor_names``: "Kroger" in a Kroger release is said
+  on every page), less the words of those names ("*Music*" of "Fabrikam Music") and the capitalised
+  words of a phrase that names a document ("on the *Global Electronics* HR employee form",
+  ``DOCUMENT_NOUNS``), each word needed;
+* its designators (``kinds.designators``: "Class *B*", "Table *3*");
+* its counts and ordinals before a noun ("*nine* months", "the *first* quarter"; not "the first to
+  start"), matched as words or as digits before the same noun ("6 Months", "2nd quarter", "Q1"), and its
+  numbers other than years ("aged *65*");
+* the terms of the thing asked for (``focus.focus_of``: "what *fax* number", "what *label smoothing*
+  value"), each weighted by its rarity among the retrieved snippets (``focus_weights``: IDF over its
+  largest possible value): a term every snippet holds distinguishes nothing, one no snippet holds
+  distinguishes most. Words that a value of a type supports ("percentage", "price") are left to
+  ``focus``.
+
+Each unit is looked for in every retrieved source (its chunks and their section headings). Two
+features come out: ``distinct_names``, 0 when a name, designator or count is stated by no source, else 1;
+and ``distinct_focus``, the lowest ``1 - weight`` of a focus term no source states. ``support.support_score``
+multiplies ``floor + (1 - floor) · d`` for each, with floors fit by ``bench/answer_cv.py`` on the tuning
+PDFs: every fold chose 0 for names (one the sources never state withholds the answer) and 1 for focus
+terms (left out: pages paraphrase them, "ZIP code" for a field called ZIP, "grand total" for a Totals row).
+
+Only absence from every source counts. Looking first in the span's own context (a cell's row label and
+column header, a field's label, a sentence) and then in its page was tried, scoring a unit found only
+on the page 0.8 and only in another source 0.6: on the dev tuning PDFs answerable and unanswerable
+questions sat at those levels alike, and on the realdocs check they withheld three right answers (a
+regression's variable named in the code above its table). A look-alike row or sentence whose page does
+state the asked instance is left to ``focus`` (``kinds.designator_conflict``, ``period_conflict``). No
+word list of any document is used; the number, document and superlative words are general English.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pagelens.answer import kinds
+from pagelens.answer import text as tx
+from pagelens.answer.focus import TYPE_WORDS, Focus, anchor_names
+
+_COUNTS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_ORDINALS = {w: i for i, w in enumerate(
+    "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
+_SUPERLATIVES = ("lowest highest largest smallest greatest least most fewest biggest earliest latest longest shortest "
+                 "fastest slowest cheapest first last").split()
+_YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,%'’\-]*")
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One distinguishing thing of the question: ``terms`` (stems, all needed), or a ``pattern`` on the
+    raw text (a count or ordinal), or a designator (``key`` with one of ``designators``)."""
+
+    label: str
+    weight: float = 1.0
+    focus: bool = False  # a term of the thing asked (``distinct_focus``), not a name or count
+    terms: tuple[str, ...] = ()
+    pattern: re.Pattern[str] | None = None
+    key: str = ""
+    designators: frozenset[str] = frozenset()
+
+    def found(self, terms: set[str], text: str) -> bool:
+        if self.key:
+            return bool(kinds.designators(text).get(self.key, set()) & self.designators)
+        if self.pattern is not None:
+            return bool(self.pattern.search(text))
+        return all(t in terms or tx.prefix_match(t, terms) for t in self.terms)
+
+
+def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: dict[str, float]) -> list[Unit]:
+    """The distinguishing units of ``question`` (see the module docstring); ``focus_weights``: the
+    focus terms' weights in 0..1 (``focus_weights``)."""
+    out: list[Unit] = []
+    docs = _doc_terms(doc_names) | _naming_document(question)
+    for name in anchor_names(question, doc_names):
+        own = tuple(t for t in name if t not in docs)  # "Fabrikam Music" in Fabrikam's release: "music"
+        if own:
+            out.append(Unit(" ".join(own), terms=own))
+    for key, des in kinds.designators(question).items():
+        out.append(Unit(f"{key} {'/'.join(sorted(des))}", key=key, designators=frozenset(des)))
+    named = {t for u in out for t in u.terms}
+    labels = set()
+    for u in _count_units(question):
+        if u.label not in named and u.label not in labels:
+            labels.add(u.label)
+            out.append(u)
+    for t in focus.terms:
+        if t in TYPE_WORDS or t in named or t.isdigit() or t in _superlative_stems():
+            continue
+        out.append(Unit(t, weight=focus_weights.get(t, 1.0), terms=(t,), focus=True))
+    return out
+
+
+DOCUMENT_NOUNS = frozenset("form report release paper filing document statement handbook manual table slide slides "
+                           "presentation article study brochure sheet guide".split())
+"""Nouns that name a document or a part of one: the capitalised words before them name it ("on the *Global
+Electronics* HR employee form"), they do not pick a fact inside it."""
+_NAMING_SPAN = 5  # words looked back from a document noun
+
+
+def _naming_document(question: str) -> set[str]:
+    """Stems of the capitalised words of a phrase that names a document: the words before a
+    ``DOCUMENT_NOUNS`` noun back to the nearest function word ("the", "a", "of" ...)."""
+    toks = re.findall(r"[A-Za-z0-9][A-Za-z0-9'’.\-]*", question)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        if tok.lower() not in DOCUMENT_NOUNS:
+            continue
+        for w in reversed(toks[max(0, i - _NAMING_SPAN):i]):
+            if w.lower() in tx.STOPWORDS:
+                break
+            if w[:1].isupper():
+                out.update(tx.content_terms(w.removesuffix("'s").removesuffix("’s")))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _superlative_stems() -> frozenset[str]:
+    """Superlatives are read from the values (``kinds.missing_superlative``, extreme rows), not looked for."""
+    return frozenset(tx.stem(w) for w in _SUPERLATIVES)
+
+
+def _doc_terms(doc_names: Sequence[str]) -> set[str]:
+    return {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
+
+
+def focus_weights(focus: Focus, texts: Sequence[str]) -> dict[str, float]:
+    """Each focus term's rarity among ``texts`` (the candidate snippets), as IDF over its largest
+    possible value: 1 for a term no snippet holds."""
+    sets = [set(tx.content_terms(t)) for t in texts]
+    n = len(sets)
+    top = math.log(1 + (n + 1))
+    return {t: math.log(1 + (n + 1) / (1 + sum(t in s or tx.prefix_match(t, s) for s in sets))) / top
+            for t in focus.terms}
+
+
+def _count_units(question: str) -> list[Unit]:
+    """Counts and ordinals ("nine months", "first quarter") and bare numbers other than years."""
+    toks = _TOKEN.findall(question)
+    out: list[Unit] = []
+    for i, tok in enumerate(toks):
+        low = tok.lower().strip(".,'’")
+        nxt = toks[i + 1].lower().strip(".,?'’") if i + 1 < len(toks) else ""
+        stem = re.escape(nxt[:4]) if len(nxt) >= 3 and nxt not in tx.STOPWORDS else ""
+        if (low in _COUNTS or low in _ORDINALS) and stem:  # "nine months", not "the first to start"
+            n = _COUNTS.get(low, _ORDINALS.get(low))
+            alts = [rf"\b{low}\b", rf"\b{n}(?:st|nd|rd|th)?[\s-]*{stem}"]
+            if stem.startswith("quar"):
+                alts.append(rf"\bQ{n}\b|\b{n}Q\d\d")
+            out.append(Unit(low, pattern=re.compile("|".join(alts), re.I)))
+        elif re.fullmatch(r"\d+(?:[.,]\d+)?%?", low) and not _YEARLIKE.fullmatch(low):
+            num = tx.normalise_number(low)
+            out.append(Unit(num, pattern=re.compile(rf"(?<![\w.]){re.escape(num)}(?![\d])")))
+    return out
+
+
+@dataclass(frozen=True)
+class Sources:
+    """What the retrieved sources state: their chunks' text and section headings, as terms and text."""
+
+    terms: set[str]
+    text: str
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> Sources:
+        text = " ".join(texts)
+        return cls(set(tx.content_terms(text)), text)
+
+
+def distinct(us: Sequence[Unit], sources: Sources) -> tuple[float, float]:
+    """The features (``distinct_names``, ``distinct_focus``): 0 when a name, designator or count of the
+    question is stated by no source, else 1; the lowest ``1 - weight`` of a focus term no source states
+    (1 when every one is stated)."""
+    names = all(u.found(sources.terms, sources.text) for u in us if not u.focus)
+    focus = min((1.0 - u.weight for u in us if u.focus and not u.found(sources.terms, sources.text)), default=1.0)
+    return float(names), focus
