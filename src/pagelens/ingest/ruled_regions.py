@@ -4,7 +4,9 @@
 cell borders drawn as hairline boxes, cell backgrounds as rounded rectangles, often no numbers at all,
 so the page has no table signals) and a form page of boxes and fields come out as one big vector
 figure: an image of text. A region is looked at here when it is drawn only with axis-parallel rules
-and boxes (no diagonal line, no curve beyond a box's rounded corner, no raster):
+and boxes (no slanted line or curve beyond a box's rounded corner and a few small marks, hardly any
+raster), or, in a region that also holds a drawing (a printed page's navigation bar above a table),
+in the runs of bands drawn that way:
 
 - **table**: MuPDF's line-grid finder, run inside the region, reads a grid of two rows or more and two
   columns or more with text in its cells (the junk checks of ``table_cells``); a region of row
@@ -12,7 +14,9 @@ and boxes (no diagonal line, no curve beyond a box's rounded corner, no raster):
 - **form layout**: not a table, and either it holds several form fields (widgets) or it covers a large
   part of the page with many text lines in it: its text stays body text and its fields form fields.
 
-Anything else (a chart, a diagram with arrows, a bar chart without text in cells) stays a figure.
+Anything else stays a figure: a chart, a diagram with arrows, bars between grid lines (filled shapes
+that fit no cell and hold no text), a UML class box (one column of words beside "-" markers), a box
+inside a larger drawing (``figures`` does not ask about those).
 """
 
 from __future__ import annotations
@@ -35,12 +39,12 @@ MAX_MARKS, MARK_SHARE = 3, 0.03  # marks a ruled region may carry: this many, or
 FORM_WIDGETS = 3  # form fields inside a region that make it a form layout
 LAYOUT_SHARE = 0.35  # a region over this share of the page, with LAYOUT_LINES text lines, is a layout
 LAYOUT_LINES = 12
-MIN_TEXT_LINES = 2
+MIN_TEXT_LINES = 2  # text lines a region needs before a table is looked for
 LOGO_SHARE = 0.05  # raster share of a ruled region still read as rules and text
 MIN_FIGURE_PATHS = 8  # paths left beside a table that still make a figure (figure_regions' rule)
 RULE_WIDTH = 2.5  # pt: a filled box this thin is a drawn rule
 MAX_LOOSE_FILLS = 2  # filled shapes outside any cell's width and without text that a table may hold
-MIN_FILLED = 4  # cells with text a table needs  # text lines a region needs before a table is looked for
+MIN_FILLED = 4  # cells with text a table needs
 
 
 def _axis_item(item: tuple) -> bool:

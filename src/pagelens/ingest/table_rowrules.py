@@ -18,17 +18,49 @@ from pagelens.ingest.table_cells import Grid
 
 HEADER_GAP = 1.6  # line heights between the first rule and a header line above it
 MAX_HEADER_WORDS = 12  # a line above the first rule with more words than this is prose
+MAX_ROW_LINES = 4  # lines a cell of one row may wrap to
 
 
 def join_rules(rules: list[tuple[float, float, float]], tol: float = 1.5) -> list[tuple[float, float, float]]:
-    """Horizontal rules at one height that touch end to end, joined into one rule."""
-    out: list[list[float]] = []
-    for y, x0, x1 in sorted(rules, key=lambda r: (round(r[0] * 2), r[1])):
-        if out and abs(out[-1][0] - y) <= 0.5 and x0 <= out[-1][2] + tol:
-            out[-1][2] = max(out[-1][2], x1)
+    """Horizontal rules at one height (within half a point) that touch or overlap, joined into one."""
+    out: list[tuple[float, float, float]] = []
+    rows: list[list[tuple[float, float, float]]] = []
+    for rule in sorted(rules):
+        if rows and rule[0] - rows[-1][0][0] <= 0.5:
+            rows[-1].append(rule)
         else:
-            out.append([y, x0, x1])
-    return [(y, x0, x1) for y, x0, x1 in out]
+            rows.append([rule])
+    for row in rows:
+        y = sum(r[0] for r in row) / len(row)
+        spans: list[list[float]] = []
+        for _, x0, x1 in sorted(row, key=lambda r: r[1]):
+            if spans and x0 <= spans[-1][1] + tol:
+                spans[-1][1] = max(spans[-1][1], x1)
+            else:
+                spans.append([x0, x1])
+        out.extend((y, a, b) for a, b in spans)
+    return out
+
+
+def _across(box: pymupdf.Rect, rules: list[tuple[float, float, float]]) -> list[float]:
+    return sorted(y for y, x0, x1 in rules if box.y0 - 2 <= y <= box.y1 + 2 and x0 <= box.x0 + 4 and x1 >= box.x1 - 4)
+
+
+def text_between_rules(box: pymupdf.Rect, lines_text: list[tuple[pymupdf.Rect, str]],
+                       rules: list[tuple[float, float, float]]) -> bool:
+    """Cheap test before a grid is read: every band between two consecutive rules across the box
+    holds one to ``MAX_ROW_LINES`` text lines (a row, its cells wrapped at most that often)."""
+    ys = _across(box, rules)
+    if len(ys) < 3:
+        return False
+    mids = sorted((r.y0 + r.y1) / 2 for r, t in lines_text if t.strip() and box.x0 - 2 <= r.x0 and r.x1 <= box.x1 + 2)
+    for top, bottom in zip(ys, ys[1:]):
+        if bottom - top < 4:
+            continue  # a double rule
+        n = sum(1 for m in mids if top < m < bottom)
+        if not 1 <= n <= MAX_ROW_LINES * 3:  # lines of all the row's cells together
+            return False
+    return True
 
 
 def header_above(box: pymupdf.Rect, lines_text: list[tuple[pymupdf.Rect, str]]) -> pymupdf.Rect:
@@ -59,6 +91,6 @@ def rows_ruled(ctx: PageContext, box: pymupdf.Rect, grid: Grid, rules: list[tupl
                  if sum(1 for r in grid.cells if any(ch.isalpha() for ch in r[j])) >= 0.5 * len(grid.cells))
     if worded < 2 or len(grid.row_boxes) != len(grid.cells):
         return False
-    ys = sorted(y for y, x0, x1 in rules if box.y0 - 2 <= y <= box.y1 + 2 and x0 <= box.x0 + 4 and x1 >= box.x1 - 4)
+    ys = _across(box, rules)
     rows = grid.row_boxes
     return all(any(rows[i][3] - 1 <= y <= rows[i + 1][1] + 1 for y in ys) for i in range(len(rows) - 1))

@@ -42,7 +42,7 @@ from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.ingest.table_mono import find_mono_tables, has_char_rules
 from pagelens.ingest.table_prefer import prefer_whitespace
 from pagelens.ingest.table_records import row_records
-from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled
+from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled, text_between_rules
 from pagelens.ingest.table_render import to_html, to_markdown
 from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
@@ -234,18 +234,18 @@ def _candidates(
             found.append((grid, cand))
         return grid is not None
 
-    hard = sig.hard or ctx.use_layout  # else only rule groups are looked at (``rows_ruled``)
+    hard = sig.hard or ctx.use_layout  # else only tables of text between row rules (``table_rowrules``)
     lines = _line_tables(ctx) if hard and sig.h_rules >= 2 and sig.v_rules >= 2 else []
-    ruled = [_text_candidate(b, words, rules) for b in rule_group_boxes(rules, lines_text)]
+    ruled = [_text_candidate(b, words, rules) for b in rule_group_boxes(rules, lines_text)] if hard else []
     if not ctx.use_layout:
         for cand in lines + ruled:
             grid = _grid(cand, words)
-            if grid is not None and (_plausible(ctx, cand, grid) or rows_ruled(ctx, cand.bbox, grid, rules)):
+            if grid is not None and _plausible(ctx, cand, grid):
                 found.append((grid, cand))
         # A browser draws each cell's bottom border on its own: joined, they are rules across the table.
         joined = join_rules(rules)
         for box in rule_group_boxes(joined, lines_text):
-            if any(_overlap(box, c.bbox) > 0.5 for _, c in found):
+            if any(_overlap(box, c.bbox) > 0.5 for _, c in found) or not text_between_rules(box, lines_text, joined):
                 continue
             box = header_above(box, lines_text)
             cand = _text_candidate(box, words, joined)
