@@ -29,6 +29,7 @@ import pymupdf
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import detect_header
 from pagelens.ingest.table_chars import fast_chars
+from pagelens.ingest.table_rowrules import text_between_rules
 from pagelens.models import Element
 
 CORNER = 4.0  # pt: a curve no larger than this is a box's rounded corner
@@ -191,7 +192,7 @@ def table_in_region(ctx: PageContext, rect: pymupdf.Rect) -> Element | None:
     if best is None:
         # Row separators only: rules across the region and no vertical rules between them.
         hs = [h for h in _h_rules(region_paths(ctx.drawings, rect)) if h[2] - h[1] >= 0.9 * rect.width]
-        if len({round(h[0]) for h in hs}) >= 3:
+        if text_between_rules(rect, tables._line_texts(ctx), hs):  # (a stack of code boxes has gaps)
             cand = tables._text_candidate(rect, words, hs)
             grid = tables._grid(cand, words)
             if grid is not None and len(grid.cells) >= 3:
