@@ -122,6 +122,28 @@ def test_bar_chart_between_grid_lines_stays_a_figure(tmp_path: Path) -> None:
     assert len(figs) == 1 and figs[0].figure is not None and figs[0].figure.caption == "Figure 2: Sales by region."
 
 
+def test_stacked_code_boxes_and_a_class_box_are_not_tables(tmp_path: Path) -> None:
+    """Boxes with rules across them that are no table: one-line code boxes stacked with gaps between
+    them (a manual's examples), and a UML class box (a name over "-" attribute lines)."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((50, 60), "This is equivalent to any one of the following lines.", fontsize=10)
+    for i, code in enumerate(["perl -ne 'print $f[2]' data.txt", "awk '{ print $3 }' data.txt", "cut -d ' ' -f 3 data.txt"]):
+        y = 80 + 20 * i  # 4 pt apart: one drawing region
+        page.draw_rect(pymupdf.Rect(50, y, 545, y + 16), color=(0.6, 0.6, 0.6), fill=(0.95, 0.95, 0.95), width=0.6)
+        page.insert_text((56, y + 12), code, fontsize=9, fontname="cour")
+    box = pymupdf.Rect(200, 260, 360, 340)
+    page.draw_rect(box, color=(0, 0, 0), width=0.8)
+    page.draw_line((box.x0, 280), (box.x1, 280), width=0.6)
+    page.draw_line((box.x0, 325), (box.x1, 325), width=0.6)
+    page.insert_text((230, 274), "Island", fontsize=9)
+    for i, attr in enumerate(["CoastalIsland: boolean", "AreaKm2: real"]):
+        page.insert_text((204, 294 + 13 * i), "-", fontsize=9)
+        page.insert_text((214, 294 + 13 * i), attr, fontsize=9)
+    els, _ = _page_elements(doc.tobytes(), tmp_path)
+    assert _kind(els, ElementKind.TABLE) == [], [e.text for e in _kind(els, ElementKind.TABLE)]
+
+
 def _form_pdf() -> bytes:
     """A form page: a grid of boxes, each with a numbered label and a text field, and lines of numbers
     (form and approval numbers) under it: table signals without a table (what made the page-wide
