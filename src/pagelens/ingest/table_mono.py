@@ -23,6 +23,7 @@ import pymupdf
 from pagelens.ingest.table_cells import Grid, Word
 
 RULE = re.compile(r"^\s*([=\-_~])\1{19,}\s*$")
+_RUNS = ("=====", "-----", "_____", "~~~~~")  # any rule holds one of these
 CELL_GAP = 1.5  # character widths: a wider gap between two words separates cells
 MIN_BODY = 2  # body rows a section needs to be a table
 WIDER = 0.15  # share of a rule's width that other lines of its block may reach beyond it
@@ -63,8 +64,9 @@ def has_char_rules(text: dict[str, Any]) -> bool:
         if b.get("type") != 0:
             continue
         for ln in b["lines"]:
-            t = "".join(s["text"] for s in ln["spans"])
-            if len(t) >= 20 and RULE.match(t):
+            if not any(run in s["text"] for s in ln["spans"] for run in _RUNS):
+                continue  # (a substring test per span first: this runs on every page)
+            if RULE.match("".join(s["text"] for s in ln["spans"])):
                 return True
     return False
 
