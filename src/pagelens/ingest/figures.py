@@ -16,6 +16,7 @@ import re
 import pymupdf
 
 from pagelens.errors import PageError
+from pagelens.ingest import ruled_regions
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.figure_regions import Region, graphic_regions
 from pagelens.models import Element, ElementKind, FigureData
@@ -111,6 +112,9 @@ def _element(ctx: PageContext, reg: Region, rect: pymupdf.Rect, inner: list[str]
 def extract_figures(ctx: PageContext) -> list[Element]:
     """FIGURE elements of one page; their regions (labels included) are added to ``ctx.claimed``.
 
+    A region drawn only with axis-parallel rules and boxes may be a table (returned as a TABLE
+    element, claimed) or a form layout (no element: its text stays text), see ``ruled_regions``.
+
     A region with running text inside claims only its labels, so the paragraph stays body text.
     """
     lines = _lines(ctx)
@@ -122,7 +126,16 @@ def extract_figures(ctx: PageContext) -> list[Element]:
     out: list[Element] = []
     done: list[pymupdf.Rect] = []
     for reg in regions:
-        rect, labels = _absorb_text(reg.rect, lines)
+        nested = any(o is not reg and abs(o.rect & reg.rect) > 0.5 * abs(reg.rect) and abs(o.rect) > abs(reg.rect)
+                     for o in regions)  # a box inside a larger drawing is part of that figure
+        verdict = ruled_regions.Verdict([], reg.rect) if nested else ruled_regions.classify(
+            ctx, reg.rect, reg.raster_area, lines)
+        for table in verdict.tables:  # a grid of rules with text in its cells: a table, not a picture of one
+            out.append(table)
+            ctx.claimed.append(pymupdf.Rect(table.bbox))
+        if verdict.figure is None:  # all tables, or boxes around a form's labels and fields (body text)
+            continue
+        rect, labels = _absorb_text(verdict.figure, lines)
         rect &= ctx.page.rect
         if rect.is_empty or any(abs(rect & d) > 0.5 * abs(rect) for d in done):
             continue

@@ -39,12 +39,15 @@ from pagelens.ingest.table_chars import fast_chars
 from pagelens.ingest.table_captions import assign_captions, caption_near, figure_caption_near
 from pagelens.ingest.layout_model import PageTier, page_tier
 from pagelens.ingest.table_continuation import mark_continuations
+from pagelens.ingest.table_mono import find_mono_tables, has_char_rules
 from pagelens.ingest.table_prefer import prefer_whitespace
 from pagelens.ingest.table_records import row_records
+from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled, text_between_rules
 from pagelens.ingest.table_render import to_html, to_markdown
 from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
+from pagelens.ingest.ruled_regions import FORM_WIDGETS, form_widgets_in
 from pagelens.models import Element, ElementKind, TableData
 
 __all__ = ["extract_tables", "is_hard_page", "mark_continuations", "table_signals"]
@@ -231,14 +234,26 @@ def _candidates(
             found.append((grid, cand))
         return grid is not None
 
-    lines = _line_tables(ctx) if sig.h_rules >= 2 and sig.v_rules >= 2 else []
-    ruled = [_text_candidate(b, words, rules) for b in rule_group_boxes(rules, lines_text)]
+    hard = sig.hard or ctx.use_layout  # else only tables of text between row rules (``table_rowrules``)
+    lines = _line_tables(ctx) if hard and sig.h_rules >= 2 and sig.v_rules >= 2 else []
+    ruled = [_text_candidate(b, words, rules) for b in rule_group_boxes(rules, lines_text)] if hard else []
     if not ctx.use_layout:
         for cand in lines + ruled:
             grid = _grid(cand, words)
             if grid is not None and _plausible(ctx, cand, grid):
                 found.append((grid, cand))
-        if not found and sig.hard and plumber:
+        # A browser draws each cell's bottom border on its own: joined, they are rules across the table.
+        joined = join_rules(rules)
+        for box in rule_group_boxes(joined, lines_text):
+            if any(_overlap(box, c.bbox) > 0.5 for _, c in found) or not text_between_rules(box, lines_text, joined):
+                continue
+            box = header_above(box, lines_text)
+            cand = _text_candidate(box, words, joined)
+            grid = _grid(cand, words)
+            if grid is not None and rows_ruled(ctx, box, grid, joined):
+                found.append((grid, cand))
+        if not found and sig.hard and plumber and form_widgets_in(ctx, ctx.page.rect) < FORM_WIDGETS:
+            # (not on a fillable form: its boxes are fields, read as form fields, not a page-wide table)
             for cand in _plumber_tables(ctx, None, sig.h_rules >= 2):
                 add(cand)
         return found
@@ -309,6 +324,13 @@ def _resolve(whitespace: list[tuple[Grid, _Candidate]], others: list[tuple[Grid,
     return pool
 
 
+def _mono(ctx: PageContext) -> list[tuple[Grid, _Candidate]]:
+    """Tables typed in monospace between rules of ``=`` / ``-`` characters (``table_mono``)."""
+    if not has_char_rules(ctx.text):
+        return []
+    return [(t.grid, _Candidate(t.bbox, [], "monospace", t.title)) for t in find_mono_tables(ctx.text, ctx.words)]
+
+
 # -- elements --------------------------------------------------------------------------------------
 def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None) -> Element:
     header, rows = grid.header, grid.body
@@ -337,13 +359,16 @@ def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None
 def extract_tables(ctx: PageContext) -> list[Element]:
     """TABLE elements of one page; their boxes are added to ``ctx.claimed``."""
     sig = table_signals(ctx)
-    if not sig.hard and not ctx.use_layout:
+    mono = _mono(ctx)
+    if not sig.hard and not ctx.use_layout and not mono and sig.rule_group < 4:
         return []
     words = ctx.words
     whitespace = _whitespace(ctx, words) if sig.whitespace or ctx.use_layout else []
     others = [(detect_header(g), c) for g, c in _candidates(ctx, sig, words, plumber=not whitespace)]
-    kept: list[tuple[Grid, _Candidate]] = []
+    kept: list[tuple[Grid, _Candidate]] = list(mono)  # typed tables first: their rules of characters say where they are
     for grid, cand in sorted(_resolve(whitespace, others), key=lambda gc: -quality(gc[0])):
+        if form_widgets_in(ctx, cand.bbox) >= FORM_WIDGETS:
+            continue  # a form's boxes around its fields: read as form fields and text, not as a table
         if not any(_overlap(c.bbox, cand.bbox) > 0.5 for _, c in kept):
             kept.append((grid, cand))
     kept.sort(key=lambda gc: (gc[1].bbox.y0, gc[1].bbox.x0))
