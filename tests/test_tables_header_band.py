@@ -108,6 +108,26 @@ def grid_below_header_page(doc: pymupdf.Document) -> None:
             _right(page, x, y0 + k * h + 10, v)
 
 
+def periods_over_grid_page(doc: pymupdf.Document) -> None:
+    """A fully ruled grid whose first row holds the dates; the period titles are printed above its
+    top rule, outside the grid the line finder reads."""
+    page = doc.new_page(width=612, height=792)
+    _left(page, 54, 50, "STATEMENT OF INCOME (in millions)", 11)
+    xs, y0, h = [50, 250, 320, 390, 460, 530], 80.0, 14.0
+    _centre(page, (xs[1] + xs[3]) / 2, y0 - 5, "Three Months Ended")
+    _centre(page, (xs[3] + xs[5]) / 2, y0 - 5, "Six Months Ended")
+    for k in range(len(ROWS) + 2):
+        page.draw_line((xs[0], y0 + k * h), (xs[-1], y0 + k * h), width=0.5)
+    for x in xs:
+        page.draw_line((x, y0), (x, y0 + (len(ROWS) + 1) * h), width=0.5)
+    for x, d in zip(xs[2:], ["June 29, 2024", "July 1, 2023", "June 29, 2024", "July 1, 2023"]):
+        _right(page, x - 4, y0 + 10, d)
+    for k, (label, values) in enumerate(ROWS):
+        _left(page, 54, y0 + (k + 1) * h + 10, label)
+        for x, v in zip(xs[2:], values):
+            _right(page, x - 4, y0 + (k + 1) * h + 10, v)
+
+
 def stub_page(doc: pymupdf.Document) -> None:
     """A printed filing statement: the stub (statement name, "- USD ($)", "$ in Millions") centred in
     the label column over five lines, the period titles beside its second line, a left-aligned date
@@ -148,7 +168,8 @@ def unaudited_page(doc: pymupdf.Document) -> None:
 @pytest.fixture(scope="module")
 def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     doc = pymupdf.open()
-    for build in (tight_dates_page, ruled_years_page, grid_below_header_page, stub_page, unaudited_page):
+    for build in (tight_dates_page, ruled_years_page, grid_below_header_page, stub_page, unaudited_page,
+                  periods_over_grid_page):
         build(doc)
     path = tmp_path_factory.mktemp("header-band") / "statements.pdf"
     doc.save(path)
@@ -243,6 +264,19 @@ def test_unaudited_row_and_units_note_join_the_band(pdf: Path, tmp_path: Path) -
     assert not any(r[0] == "(in millions)" for r in t.rows)
     assert el.attrs["scale"] == "in millions"
     assert "Cost of revenue — Three Months Ended June 29, 2024 (unaudited): 46,099" in t.records[1]
+
+
+def test_period_titles_above_a_ruled_grid_join_its_date_row(pdf: Path, tmp_path: Path) -> None:
+    """The line finder's grid wins the region (no defects), and takes the band the whitespace reading
+    found above it: two "June 29, 2024" columns are told apart by their periods."""
+    el = _table(pdf, 6, tmp_path)
+    t = el.table
+    assert t is not None and t.finder == "pymupdf"
+    assert t.header[1:] == PERIODS
+    _no_placeholders(el)
+    assert "Operating income — Three Months Ended June 29, 2024: 25,352; Three Months Ended July 1, 2023: 22,998; " \
+        "Six Months Ended June 29, 2024: 51,322; Six Months Ended July 1, 2023: 47,110" in t.records
+    assert el.bbox[1] < 78 and el.attrs["scale"] == "in millions"
 
 
 def _line(words: list[tuple[float, str]], y: float = 100.0) -> object:

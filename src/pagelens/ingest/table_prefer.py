@@ -61,6 +61,33 @@ def defects(grid: Grid) -> int:
     return found
 
 
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def band_header(whitespace: Grid, other: Grid) -> list[str] | None:
+    """The whitespace reading's header for ``other`` when it names the same columns more fully: the
+    header band above a ruled grid ("Three Months Ended" over the grid's date row) that the grid's
+    box leaves out. Same width, the same row labels mostly, every value column named, each of the
+    other's names kept inside the new one, and at least one name longer. None otherwise."""
+    head, mine = whitespace.header, other.header
+    width = max(len(r) for r in other.cells) if other.cells else 0
+    if not head or len(head) != width or (mine and len(mine) != width):
+        return None
+    mine = mine or [""] * width
+    if not all(h.strip() for h in head[1:]):
+        return None
+    if any(_words(m) not in _words(h) for m, h in zip(mine, head) if m):
+        return None
+    if not any(_words(m) != _words(h) for m, h in zip(mine, head)):
+        return None
+    labels = {_words(r[0]) for r in other.body if r and r[0]}
+    shared = labels & {_words(r[0]) for r in whitespace.body if r and r[0]}
+    if len(shared) < max(2, len(labels) // 2):
+        return None
+    return [_words(h) for h in head]
+
+
 def prefer_whitespace(whitespace: Grid, other: Grid) -> bool:
     """True when the whitespace reading should replace ``other``."""
     return defects(whitespace) < defects(other) and values(whitespace) >= KEEP_VALUES * values(other)
