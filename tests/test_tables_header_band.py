@@ -298,6 +298,16 @@ def test_a_title_spanning_several_columns_stays_whole() -> None:
     cut = split_at_columns(years, columns)
     assert [s.text for s in cut.segments] in (["2024", "2023", "2022"], [s.text for s in years.segments])
     assert all(any(c.x0 - 1 <= s.x0 and s.x1 <= c.x1 + 1 for c in columns) for s in cut.segments if s.x1 > 375)
+    # a tight row (one space between columns): two dates wider than their columns, then a "% Change"
+    # title right-aligned over its own: each part is dated or aligned, so the row is cut
+    columns = [Column(270, 300), Column(320, 352), Column(372, 401)]
+    words, x = [], 305 - _width("June 29, 2024")
+    for w in "June 29, 2024 July 1, 2023 % Change".split():
+        words.append((x, w))
+        x += _width(w + " ")
+    assert len(_line(words).segments) == 1
+    cut = split_at_columns(_line(words), columns)
+    assert [s.text for s in cut.segments] == ["June 29, 2024", "July 1, 2023", "% Change"]
 
 
 # -- HTML statements printed by chromium -----------------------------------------------------------

@@ -49,8 +49,8 @@ def split_at_columns(line: Line, columns: list[Column]) -> Line:
     start (left-aligned), end (right-aligned) or centre, and the piece is cut where the column
     changes, when every cut falls in a gap between columns (no column's values run through it), every
     part sits over its own column only, and each part names a period by itself (a date, a year,
-    "FY24", "Q2") or all parts line up with their columns' edges. A title spanning a group of columns
-    ("Year Ended December 31,") has parts that do neither, so it stays whole.
+    "FY24", "Q2") or lines up with its column's edge or centre ("% Change"). A title spanning a group
+    of columns ("Year Ended December 31,") has parts that do neither, so it stays whole.
     """
     segments: list[Segment] = []
     for seg in line.segments:
@@ -100,8 +100,7 @@ def _valid(parts: list[tuple[int, list[tuple]]], columns: list[Column]) -> bool:
     for j, piece in pieces:
         if any(k != j and min(piece.x1, c.x1) - max(piece.x0, c.x0) > 1 for k, c in enumerate(columns)):
             return False  # the part reaches over another column
-    dated = all(DATED.search(p.text) for _, p in pieces)
-    return dated or all(_aligned(p, columns[j]) for j, p in pieces)
+    return all(DATED.search(p.text) or _aligned(p, columns[j]) for j, p in pieces)
 
 
 def _aligned(piece: Segment, col: Column) -> bool:
