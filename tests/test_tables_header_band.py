@@ -21,10 +21,12 @@ import pytest
 
 from pagelens.ingest import tables
 from pagelens.ingest.context import PageContext
+from pagelens.ingest.pipeline import Ingestor
 from pagelens.ingest.table_header import Column, split_at_columns
 from pagelens.ingest.table_segments import page_lines
-from pagelens.models import Element
-from pagelens.settings import IngestSettings
+from pagelens.models import Element, ElementKind
+from pagelens.settings import IngestSettings, Settings
+from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
 
 FONT = 9
@@ -379,3 +381,23 @@ def test_printed_html_statement_headers_compose(printed: dict[str, Path], varian
         f"Three Months Ended July 1, 2023{suffix}: 36,413; Six Months Ended June 29, 2024{suffix}: 81,790; " \
         f"Six Months Ended July 1, 2023{suffix}: 78,389" in t.records
     assert el.attrs["scale"] == "in millions"
+
+
+@pytest.fixture
+def stored(pdf: Path, settings: Settings) -> list[Element]:
+    s = settings.with_overrides(**{"ingest.ocr": "off"})
+    ingestor = Ingestor(s.ingest, Catalog(s.home / "catalog.sqlite3"), ImageStore(s.home / "images"))
+    result = ingestor.ingest_file(pdf)
+    assert result.status == "indexed", result.error
+    return list(ingestor.catalog.iter_elements(result.doc_id))
+
+
+def test_pipeline_keeps_the_band_and_the_stub_inside_the_tables(stored: list[Element]) -> None:
+    """The date rows, period titles and the stub's lines are the tables' header cells, not loose
+    text elements beside them; every page keeps exactly one table."""
+    assert [e.page for e in stored if e.kind == ElementKind.TABLE] == [1, 2, 3, 4, 5, 6]
+    loose = [e.text for e in stored if e.kind != ElementKind.TABLE]
+    for words in ("June 29, 2024", "Jun. 29, 2024", "Months Ended", "USD ($)", "Millions", "(unaudited)"):
+        assert not any(words in t for t in loose), (words, loose)
+    tables_ = [e for e in stored if e.kind == ElementKind.TABLE]
+    assert all(e.table is not None and all(h.strip() for h in e.table.header[1:]) for e in tables_)
