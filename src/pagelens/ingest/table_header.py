@@ -223,8 +223,9 @@ def stub_line(line: Line, bottom: Line, start: float, columns: list[Column]) -> 
     """A label-column line between the band and the first row that belongs to the band: a units
     note ("(in millions)", "(Unaudited)"), or the end of the stub text of the band's bottom line
     (centred, so not aligned with the row labels, which start at ``start``)."""
+    if line.text.endswith(":"):
+        return False  # a section title ("Amounts in millions:") heads the rows
     if SCALE.search(line.text) or UNITS.match(line.text):
         return True
     piece = _stub_piece(bottom, columns)
-    return piece is not None and not line.text.endswith(":") and line.x0 > start + 4 and \
-        line.x0 < piece[1] and line.x1 > piece[0]
+    return piece is not None and line.x0 > start + 4 and line.x0 < piece[1] and line.x1 > piece[0]
