@@ -13,13 +13,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pagelens.ingest.table_segments import Line, Segment, is_year
+from pagelens.ingest.table_segments import Line, Segment, is_year, segment
 
 SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b|\b(thousands|millions|billions)\s+of\b", re.I)
 MAX_HEADER_LINES = 6
 MAX_SEGMENT_WORDS = 8  # longer pieces are prose, not column titles
-SPAN_SHARE = 0.4
-PERIOD = re.compile(r"\b(ended|ending|as of|fiscal|months|weeks|quarter|year)\b", re.I)  # a piece covering this share of two or more columns spans them
+SPAN_SHARE = 0.4  # a piece covering this share of two or more columns spans them
+PERIOD = re.compile(r"\b(ended|ending|as of|fiscal|months|weeks|quarter|year)\b", re.I)
+# A piece that names one period by itself: a year ("2024", "June 29, 2024"), a fiscal year, a quarter.
+DATED = re.compile(r"\b(?:19|20)\d\d\b|\bFY\s?'?\d{2}(?:\d\d)?\b|\bQ[1-4]\b", re.I)
+UNITS = re.compile(r"^\(?\s*(?:unaudited|audited|in\s+(?:thousands|millions|billions)\b.*|except\b.*)\s*\)?$", re.I)
+MONTH = re.compile(r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?$", re.I)
+EDGE = 2.0  # pt: a header piece whose left, right edge or centre is this close to its column's is set over it
 
 
 @dataclass(frozen=True)
@@ -34,6 +39,73 @@ class Column:
 
 def _overlap(seg: Segment, col: Column) -> float:
     return max(0.0, min(seg.x1, col.x1) - max(seg.x0, col.x0))
+
+
+def split_at_columns(line: Line, columns: list[Column]) -> Line:
+    """The line with each piece that runs over several value columns cut at the gaps between them.
+
+    A header row printed tight ("Mar. 29, 2025 Mar. 30, 2024 Mar. 29, 2025", one space between
+    columns) reads as one piece. Its words are given to the columns by where the columns' cells
+    start (left-aligned), end (right-aligned) or centre, and the piece is cut where the column
+    changes, when every cut falls in a gap between columns (no column's values run through it), every
+    part sits over its own column only, and each part names a period by itself (a date, a year,
+    "FY24", "Q2") or lines up with its column's edge or centre ("% Change"). A title spanning a group
+    of columns ("Year Ended December 31,") has parts that do neither, so it stays whole.
+    """
+    segments: list[Segment] = []
+    for seg in line.segments:
+        segments += _cut(seg, columns) if len(seg.words) > 1 and seg.x1 > columns[0].x0 else [seg]
+    return line if len(segments) == len(line.segments) else Line(line.words, segments)
+
+
+def _cut(seg: Segment, columns: list[Column]) -> list[Segment]:
+    if len(columns) < 2:
+        return [seg]
+    words = sorted(seg.words, key=lambda w: w[0])
+    inner = list(zip(columns, columns[1:]))
+    for bounds in (
+        [b.x0 for _, b in inner],  # cells left-aligned
+        [a.x1 for a, _ in inner],  # right-aligned
+        [(a.centre + b.centre) / 2 for a, b in inner],  # centred
+    ):
+        parts: list[tuple[int, list[tuple]]] = []
+        for w in words:
+            j = sum(1 for x in bounds if (w[0] + w[2]) / 2 >= x)
+            if parts and parts[-1][0] == j:
+                parts[-1][1].append(w)
+            else:
+                parts.append((j, [w]))
+        if len(parts) >= 2 and _valid(parts, columns):
+            return [*_stub_split(parts[0][1], columns[0]), *(segment(ws) for _, ws in parts[1:])]
+    return [seg]
+
+
+def _stub_split(words: list[tuple], first: Column) -> list[Segment]:
+    """The first column's part, less the label-column text printed tight before its date (the stub
+    "(in millions) June 29, 2024" over the label column and the first value column)."""
+    start = next((k for k, w in enumerate(words) if MONTH.match(w[4])), None)
+    if start is None:
+        start = next((k for k, w in enumerate(words) if DATED.search(w[4])), None)
+    if not start or any(w[2] > first.x0 + 1 for w in words[:start]):
+        return [segment(words)]
+    return [segment(words[:start]), segment(words[start:])]
+
+
+def _valid(parts: list[tuple[int, list[tuple]]], columns: list[Column]) -> bool:
+    for (_, left), (_, right) in zip(parts, parts[1:]):
+        a, b = left[-1][2], right[0][0]
+        if any(c.x0 < b - 1 and c.x1 > a + 1 for c in columns):
+            return False  # a column's values run through the cut
+    pieces = [(j, segment(ws)) for j, ws in parts]
+    for j, piece in pieces:
+        if any(k != j and min(piece.x1, c.x1) - max(piece.x0, c.x0) > 1 for k, c in enumerate(columns)):
+            return False  # the part reaches over another column
+    return all(DATED.search(p.text) or _aligned(p, columns[j]) for j, p in pieces)
+
+
+def _aligned(piece: Segment, col: Column) -> bool:
+    centre = (piece.x0 + piece.x1) / 2
+    return min(abs(piece.x0 - col.x0), abs(piece.x1 - col.x1), abs(centre - col.centre)) <= EDGE
 
 
 def is_header_line(line: Line, columns: list[Column], left: float) -> bool:
@@ -93,7 +165,7 @@ def header_cells(band: list[Line], columns: list[Column]) -> list[str]:
         if not periods:
             continue
         for j, col in enumerate(columns, start=1):
-            if not any(kk > k and is_year(t) for kk, t in parts[j]):
+            if not any(kk > k and (is_year(t) or DATED.search(t)) for kk, t in parts[j]):
                 continue
             near = min(periods, key=lambda s: max(s.x0 - col.centre, col.centre - s.x1, 0.0))
             if (k, near.text) not in parts[j]:
@@ -109,10 +181,13 @@ def header_cells(band: list[Line], columns: list[Column]) -> list[str]:
 
 
 def scale_note(texts: list[str]) -> str | None:
-    """ "in millions" (lower case) from the first text that states a scale."""
+    """ "in millions" (lower case) from the first text that states a scale; where one text states
+    two ("shares in Thousands, $ in Millions"), the money scale."""
     for t in texts:
-        m = SCALE.search(t)
-        if m:
+        found = list(SCALE.finditer(t))
+        if found:
+            money = [m for m in found if re.search(r"[$€£¥]|\bUSD\b|dollars", t[max(0, m.start() - 8):m.start()], re.I)]
+            m = (money or found)[0]
             return f"in {(m.group(1) or m.group(2)).lower()}"
     return None
 
@@ -122,3 +197,35 @@ def is_title(line: Line) -> bool:
     text = line.text.strip()
     return 2 <= len(text) <= 100 and len(text.split()) <= 12 and not text.endswith((".", ",", ";", ":")) and \
         not text[:1].islower() and not line.values
+
+
+def _stub_piece(line: Line, columns: list[Column]) -> tuple[float, float] | None:
+    """The x-extent of a band line's pieces over the label column (None when it has none)."""
+    pieces = [s for s in line.segments if s.x1 <= columns[0].x0 + 1]
+    return (min(s.x0 for s in pieces), max(s.x1 for s in pieces)) if pieces else None
+
+
+def stub_ends(stub: list[Line], band: list[Line], columns: list[Column]) -> list[Line]:
+    """The lines of ``stub`` (just above the band's top line) that continue the label-column text
+    of the band's top line: stacked tight (under half a line apart) and overlapping it in x."""
+    keep: list[Line] = []
+    below = band[0]
+    for line in reversed(stub):
+        piece = _stub_piece(below, columns)
+        if piece is None or below.y0 - line.y1 > 0.5 * below.height or line.x1 < piece[0] or line.x0 > piece[1]:
+            break
+        keep.insert(0, line)
+        below = line
+    return keep
+
+
+def stub_line(line: Line, bottom: Line, start: float, columns: list[Column]) -> bool:
+    """A label-column line between the band and the first row that belongs to the band: a units
+    note ("(in millions)", "(Unaudited)"), or the end of the stub text of the band's bottom line
+    (centred, so not aligned with the row labels, which start at ``start``)."""
+    if line.text.endswith(":"):
+        return False  # a section title ("Amounts in millions:") heads the rows
+    if SCALE.search(line.text) or UNITS.match(line.text):
+        return True
+    piece = _stub_piece(bottom, columns)
+    return piece is not None and line.x0 > start + 4 and line.x0 < piece[1] and line.x1 > piece[0]

@@ -2,16 +2,20 @@
 
 Another finder's grid is kept unless it shows the defects a statement read as a grid of boxes shows
 (value columns without a header while the page prints one, a row label cut over several columns, ``$``
-alone in a cell, two values in one cell, a wrapped label left on a row of its own) and the whitespace
-reading has fewer, with at least ``KEEP_VALUES`` of the other's values.
+alone in a cell, two values in one cell, a wrapped label left on a row of its own, a row of dates in
+the body, two columns' dates in one header cell) and the whitespace reading has fewer, with at least ``KEEP_VALUES`` of the other's values.
 """
 
 from __future__ import annotations
 
+import re
+
 from pagelens.ingest.table_cells import Grid
-from pagelens.ingest.table_segments import value_kind
+from pagelens.ingest.table_header import DATED
+from pagelens.ingest.table_segments import is_year, value_kind
 
 KEEP_VALUES = 0.8
+FULL_DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b", re.I)
 PROSE_CHARS = 100
 _CURRENCY = {"$", "€", "£", "¥"}
 
@@ -25,6 +29,12 @@ def _numbers_in(cell: str) -> int:
     tokens = cell.split()
     nums = sum(1 for t in tokens if value_kind(t) == "num")
     return nums if nums >= 2 and nums * 2 >= len(tokens) else 0
+
+
+def _two_titles(cell: str) -> bool:
+    """Two full dates, or nothing but two or more years, in one header cell."""
+    tokens = cell.split()
+    return len(FULL_DATE.findall(cell)) >= 2 or (len(tokens) >= 2 and all(is_year(t) for t in tokens))
 
 
 def values(grid: Grid) -> int:
@@ -58,7 +68,38 @@ def defects(grid: Grid) -> int:
         found += 1  # a paragraph (a footnote) read as a row
     if any(a[0] and not any(a[1:]) and not b[0] and any(b[1:]) for a, b in zip(rows, rows[1:])):
         found += 1  # a label on one row, its values on the next
+    if any(_two_titles(h) for h in header):
+        found += 1  # two columns' dates in one header cell ("Ended July 1, 2023 June 29, 2024")
+    if len(value_cols) >= 2 and any(all(DATED.search(r[j]) and not _value(r[j]) for j in value_cols) for r in rows):
+        found += 1  # a row of dates over the value columns: the header band read as a body row
     return found
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def band_header(whitespace: Grid, other: Grid) -> list[str] | None:
+    """The whitespace reading's header for ``other`` when it names the same columns more fully: the
+    header band above a ruled grid ("Three Months Ended" over the grid's date row) that the grid's
+    box leaves out. Same width, the same row labels mostly, every value column named, each of the
+    other's names kept inside the new one, and at least one name longer. None otherwise."""
+    head, mine = whitespace.header, other.header
+    width = max(len(r) for r in other.cells) if other.cells else 0
+    if not head or len(head) != width or (mine and len(mine) != width):
+        return None
+    mine = mine or [""] * width
+    if not all(h.strip() for h in head[1:]):
+        return None
+    if any(_words(m) not in _words(h) for m, h in zip(mine, head) if m):
+        return None
+    if not any(_words(m) != _words(h) for m, h in zip(mine, head)):
+        return None
+    labels = {_words(r[0]) for r in other.body if r and r[0]}
+    shared = labels & {_words(r[0]) for r in whitespace.body if r and r[0]}
+    if len(shared) < max(2, len(labels) // 2):
+        return None
+    return [_words(h) for h in head]
 
 
 def prefer_whitespace(whitespace: Grid, other: Grid) -> bool:

@@ -107,7 +107,8 @@ class Line:
         return sum(1 for s in self.segments if s.kind == "num")
 
 
-def _segment(words: list[Word]) -> Segment:
+def segment(words: list[Word]) -> Segment:
+    """One segment of ``words`` (one cell's words, left to right): leader dots dropped, value kind set."""
     leaders = False
     while len(words) > 1 and _DOTS.match(words[-1][4]):
         words, leaders = words[:-1], True  # a label's trailing leader dots are no part of its extent
@@ -198,7 +199,7 @@ def page_lines(words: list[Word]) -> list[Line]:
         h = sorted(w[3] - w[1] for w in line)[len(line) // 2]
         gap = max(3.5, 0.5 * h)
         parts = _join_pieces(_split(line, gap))
-        segs = [_segment(p) for p in parts if not _leaders_only(" ".join(w[4] for w in p))]
+        segs = [segment(p) for p in parts if not _leaders_only(" ".join(w[4] for w in p))]
         if segs:
             out.append(Line(line, segs))
     return out

@@ -33,6 +33,9 @@ from pagelens.ingest.table_header import (
     is_title,
     is_year_line,
     scale_note,
+    split_at_columns,
+    stub_ends,
+    stub_line,
 )
 from pagelens.ingest.table_segments import Line, Segment, numeric_lines, page_lines
 
@@ -41,6 +44,7 @@ MAX_PROSE_WORDS = 12  # a line between data lines with more words is prose: it e
 INTRO_LINES = 3  # lines of a sentence ending in ":" above the table taken as its caption
 TITLE_HEIGHT = 1.3  # a line this much taller than the rows is a title
 WRAP_PITCH = 0.8  # a label-only line closer than this share of the row pitch continues the row above
+MAX_STUB_LINES = 6  # label-column lines (the stub) a header band may hold between its header lines
 _CONNECTOR = re.compile(r"(\b(?:and|or|of|for|by|in|on|to|from|the|with|net|less|before|after|per)|[(,&/-])$", re.I)
 
 
@@ -209,7 +213,11 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
 
 def _band(lines: list[Line], first: int, columns: list[Column]) -> tuple[list[Line], list[Line], str | None]:
     """(section/wrapped label lines just above the first row, header band, title above them: a short
-    line naming the table or the sentence introducing it)."""
+    line naming the table or the sentence introducing it).
+
+    The band may hold lines with pieces over the label column only (the stub: "CONDENSED STATEMENTS
+    OF OPERATIONS / - USD ($) / $ in Millions" stacked beside the period rows) between its header
+    lines, and a units note or the stub's last line tight above the first row."""
     i = first - 1
     lead: list[Line] = []
     below = lines[first]
@@ -218,16 +226,30 @@ def _band(lines: list[Line], first: int, columns: list[Column]) -> tuple[list[Li
         below = lines[i]
         i -= 1
     band: list[Line] = []
+    stub: list[Line] = []  # label-column lines above the band's top line, kept once a header line is above them
     left = min(ln.x0 for ln in [*lead, lines[first]])
-    while i >= 0 and len(band) < MAX_HEADER_LINES and is_header_line(lines[i], columns, left):
-        if lines[i].height > TITLE_HEIGHT * lines[first].height:
-            break  # a page title in a larger font, not a column title
-        gap = below.y0 - lines[i].y1
-        if gap > (2.5 if not band else 1.2) * below.height:
+    while i >= 0 and len(band) < MAX_HEADER_LINES + MAX_STUB_LINES:
+        line = split_at_columns(lines[i], columns)
+        if below.y0 - line.y1 > (2.5 if not band else 1.2) * below.height:
             break
-        band.insert(0, lines[i])
-        below = lines[i]
+        if band and _label_only(line, columns) and len(stub) < MAX_STUB_LINES:
+            stub.insert(0, line)
+            below = line
+            i -= 1
+            continue
+        if not is_header_line(line, columns, left) or line.height > TITLE_HEIGHT * lines[first].height:
+            break  # not a column title, or a page title in a larger font
+        band = [line, *stub, *band]
+        stub = []
+        below = line
         i -= 1
+    if band:
+        kept = stub_ends(stub, band, columns)  # the stub's first lines, tight above the band's top
+        band = kept + band
+        i += len(stub) - len(kept)  # the other waiting lines are above the table again
+        below = band[0]
+        while lead and stub_line(lead[0], band[-1], _label_start(lines[first], columns), columns):
+            band.append(lead.pop(0))  # the stub's last line or a units note, not a section of the rows
     if not band and lead and not lead[0].text.endswith(":"):
         return lead, band, lead.pop(0).text  # a name over the rows, not a section of them
     if i < 0 or below.y0 - lines[i].y1 > 2.5 * below.height:
@@ -270,7 +292,7 @@ def _table(lines: list[Line], block: list[int]) -> FoundTable | None:
     bbox = pymupdf.Rect(
         min(ln.x0 for ln in used), min(ln.y0 for ln in used), max(ln.x1 for ln in used), max(ln.y1 for ln in used)
     )
-    texts = [ln.text for ln in band] + ([title] if title else [])
+    texts = [*header, *(ln.text for ln in band)] + ([title] if title else [])
     return FoundTable(
         bbox=bbox,
         header=header if any(header) else [],
