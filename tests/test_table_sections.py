@@ -271,3 +271,11 @@ def test_plain_label_prefers_the_row_without_a_section(app) -> None:
     assert not ans.abstained, ans.answer
     first = ans.answer.split("[1")[0]  # the first snippet: the top row's cell, not a segment's
     assert first.startswith("Net sales — 6 Months Ended Mar. 29, 2025: $ 219,659"), ans.answer
+
+
+def test_a_long_section_path_keeps_its_innermost_section_in_the_answer() -> None:
+    from pagelens.answer.span import cell_span
+
+    label = "Liabilities and shareholders' equity of the company › Current liabilities › Accounts payable"
+    cell = cell_span(["", "2024"], ["Accounts payable", "61,910"], label, 1, "What were accounts payable in 2024?")
+    assert cell == "Current liabilities › Accounts payable — 2024: 61,910"
