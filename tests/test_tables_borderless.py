@@ -230,8 +230,8 @@ def test_cash_flow_statement_sections_and_wrapped_labels(pdf: Path, tmp_path: Pa
     assert _row(el, "Cash paid for interest")[1:] == ["320", "305", "298"]
     assert t.caption == "CONSOLIDATED STATEMENTS OF CASH FLOWS (in thousands)"
     assert el.attrs["scale"] == "in thousands"
-    assert "Purchases of property, plant and equipment — Year Ended December 31, 2018: (1,577); " \
-        "Year Ended December 31, 2017: (1,373); Year Ended December 31, 2016: (1,420)" in t.records
+    assert "Cash flows from investing activities › Purchases of property, plant and equipment — Year Ended December 31, " \
+        "2018: (1,577); Year Ended December 31, 2017: (1,373); Year Ended December 31, 2016: (1,420)" in t.records
     assert t.records[t.rows.index(_row(el, "Cash flows from operating activities:"))] == ""
 
 

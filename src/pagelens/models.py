@@ -57,6 +57,10 @@ class TableData(BaseModel):
     records: list[str] = Field(
         default_factory=list, description="One 'label — column: value; ...' line per body row ('' for a row without values)."
     )
+    sections: list[str] = Field(
+        default_factory=list, description="Each body row's section path ('Services › Net sales' is row 'Net sales' under "
+        "section row 'Services'; '' for none); empty when the table has no section rows."
+    )
 
 
 class FigureData(BaseModel):

@@ -1,8 +1,9 @@
 """Candidate snippets of the sources for the extractive answerer, and its table reading.
 
 A source (its chunk and the chunks of its page it carries) is split into sentences of running text,
-table rows (with their header, so each cell is named by its column), ``label: value`` form lines,
-figure captions and figure label/OCR text.
+table rows (with their header, so each cell is named by its column, and their section row's label when
+they sit under one, ``row_sections``), ``label: value`` form lines, figure captions and figure
+label/OCR text.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 from pagelens.answer import text as tx
 from pagelens.models import Chunk, SearchHit
+from pagelens.row_sections import SEP, row_sections, with_section
 
 LABEL_VALUE = re.compile(r"^\s*([^:]{1,60}):\s+(\S.*)$")
 _FIGURE_BODY = re.compile(r"^(Labels|Text in image|Description):\s*")
@@ -124,13 +126,17 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
     header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
     out: list[Candidate] = []
     prev: list[str] = []
-    for r in rows:
+    # A row under a section row is named by it ("Services › Net sales"); a row group's rows come named.
+    sections = row_sections(rows)
+    for r, section in zip(rows, sections):
         lead = next((i for i, c in enumerate(r) if c), len(r))
         if 0 < lead < len(r) and len(prev) >= lead:  # cells merged down from the row above
             r = prev[:lead] + r[lead:]
         prev = r
         label = tx.row_label(r)
         row_text = tx.row_text(header, r)
+        if section and r and r[0] and with_section(section, r[0]) != r[0]:
+            label, row_text = with_section(section, label), f"{section}{SEP}{row_text}"
         gloss = tx.gloss(label, caption)
         match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
         out.append(Candidate(row_text, match, index, page, "row", header, r, label=label))
@@ -150,7 +156,7 @@ def extreme_row(c: Candidate, col: int, question: str, hits: Sequence[SearchHit]
     rows = _table_rows(c, hits)
     q = set(tx.content_terms(question))
     if not ({"total", "sum", "overal"} & q):
-        rows = [r for r in rows if not _TOTAL_ROW.match(r.label)]
+        rows = [r for r in rows if not _TOTAL_ROW.match(r.label.split(SEP)[-1])]
     labelled = [r for r in rows if set(tx.content_terms(r.label)) & q]
     pool = labelled or rows
     scored = [(v, r) for r in pool if col < len(r.cells) and (v := tx.to_float(r.cells[col])) is not None]

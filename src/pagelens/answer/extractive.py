@@ -114,7 +114,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 8
+EXTRACTIVE_VERSION = 9
 
 
 @dataclass
@@ -307,8 +307,9 @@ class _Cues:
                 factor *= NO_FORM_PENALTY
         if self.numeric and not (found - self.q_numbers):
             factor *= NUMERIC_MISSING_PENALTY
-        if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question):
-            factor *= NO_KIND_PENALTY
+        if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question) and not (
+                self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):
+            factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
         if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(self.question, c.text, c.text + " "
                                                                                        + c.match_text + " " + c.label):
             factor *= OTHER_INSTANCE_PENALTY

@@ -15,6 +15,7 @@ import re
 
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
+from pagelens.row_sections import SEP
 
 CLAUSE_FROM_CHARS = 160  # sentences up to this length are shown whole
 CLAUSE_MAX_CHARS = 200  # a run of clauses is kept within this length (or one clause, if longer)
@@ -38,6 +39,10 @@ def cell_span(header: list[str], cells: list[str], label: str, col: int, questio
 
 def _short_label(label: str, cells: list[str]) -> str:
     label = label or (cells[0] if cells else "")
+    parts = label.split(SEP)
+    while len(parts) > 1 and len(SEP.join(parts)) > MAX_LABEL_CHARS:
+        parts.pop(0)  # outer sections go first: "Current liabilities › Accounts payable"
+    label = SEP.join(parts)
     if len(label) <= MAX_LABEL_CHARS:
         return label
     first = next((c for c in cells if re.search(r"[A-Za-z]", c)), label)

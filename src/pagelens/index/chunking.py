@@ -9,7 +9,8 @@
 * A table is one chunk (caption + markdown, kind ``table``); a long or wide table also gets row-group
   chunks that repeat the header row (kind ``table_rows``), so a cell deep in a table is still found.
   A row group is embedded (and BM25-indexed) as its rows' records, ``label — column: value; ...``,
-  so each value sits beside its row label and column name; its text stays markdown.
+  so each value sits beside its row label and column name; its text stays markdown, each row's label
+  named by its section ("Services › Net sales", ``row_sections``) where the table has section rows.
 * A figure is one chunk (kind ``figure``): caption, text drawn inside it, OCR text, description.
 * Form fields of a page form one ``form`` chunk of ``label: value`` lines.
 * Document metadata becomes one ``metadata`` chunk on page 1.
@@ -29,11 +30,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pagelens.models import FURNITURE_KINDS, Chunk, Document, Element, ElementKind
+from pagelens.row_sections import with_section
 from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
-CHUNKER_VERSION = 4
+CHUNKER_VERSION = 5
 """Bump when a change here alters chunk texts or ids, so that an index built by the old code is not
 reused (``Settings.index_identity`` should include it)."""
 
@@ -276,6 +278,8 @@ def _table_rows(el: Element) -> tuple[list[str], list[str]]:
     assert t is not None
     if t.rows:
         header = [_md_row(t.header), "|" + "---|" * len(t.header)] if t.header else []
+        if len(t.sections) == len(t.rows):  # a row group's rows name their section: "Services › Net sales"
+            return header, [_md_row([with_section(s, r[0]), *r[1:]] if r and s else r) for r, s in zip(t.rows, t.sections)]
         return header, [_md_row(r) for r in t.rows]
     lines = [ln for ln in t.markdown.splitlines() if ln.strip()]
     if len(lines) >= 2 and set(lines[1].replace("|", "").strip()) <= set("-: "):

@@ -41,13 +41,14 @@ from pagelens.ingest.layout_model import PageTier, page_tier
 from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.ingest.table_mono import find_mono_tables, has_char_rules
 from pagelens.ingest.table_prefer import band_header, prefer_whitespace
-from pagelens.ingest.table_records import row_records
+from pagelens.ingest.table_records import label_positions, row_records
 from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled, text_between_rules
 from pagelens.ingest.table_render import to_html, to_markdown
 from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.ingest.ruled_regions import FORM_WIDGETS, form_widgets_in
+from pagelens.row_sections import row_sections
 from pagelens.models import Element, ElementKind, TableData
 
 __all__ = ["extract_tables", "is_hard_page", "mark_continuations", "table_signals"]
@@ -353,9 +354,12 @@ def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None
     if cand.scale and cand.scale not in " ".join([caption or "", *header]).lower():
         caption = f"{caption} ({cand.scale})" if caption else f"({cand.scale})"
     markdown = to_markdown(header, rows)
+    indents, gaps = label_positions(ctx.words, tuple(cand.bbox), rows)
+    sections = row_sections(rows, indents, gaps)
     data = TableData(
         markdown=markdown, html=to_html(header, rows, caption), header=header, rows=rows,
-        caption=caption, finder=cand.finder, records=row_records(header, rows),
+        caption=caption, finder=cand.finder, records=row_records(header, rows, sections),
+        sections=sections if any(sections) else [],
     )
     box = cand.bbox & ctx.page.rect
     attrs: dict[str, Any] = {
