@@ -45,7 +45,7 @@ from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
 from pagelens.retrieve.labels import (
     LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
 )
-from pagelens.retrieve import hop, multipart
+from pagelens.retrieve import hop, multipart, pagescore
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
 from pagelens.settings import Settings
@@ -143,6 +143,9 @@ class Retriever:
             t0 = time.perf_counter()
         if rs.merge_pages:
             candidates = merge_pages(candidates)
+            if mode == "hybrid" and rs.page_coverage > 0:
+                skip = routing.identity_terms(list(routing.strength)) if routing is not None else set()
+                candidates = pagescore.rescore(candidates, query, rs.rrf_k, skip=skip, weight=rs.page_coverage)
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
         if routing is not None and routing.covered:
             ordered = cover_documents(ordered, k, routing.covered)
