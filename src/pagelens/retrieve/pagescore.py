@@ -45,11 +45,12 @@ NOISE = frozenset({"much", "mani"})
 
 
 def page_terms(candidate: Any) -> set[str]:
-    chunks = [candidate.chunk, *(m.chunk for m in candidate.merged)]
-    out: set[str] = set()
-    for c in chunks:
-        out.update(tokenize(c.text))
-    return out
+    """The BM25 terms of a candidate's chunks. Each distinct whitespace-separated word is tokenized
+    once (the tokenizer never joins across whitespace, so the set of terms is the same)."""
+    words: set[str] = set()
+    for c in (candidate.chunk, *(m.chunk for m in candidate.merged)):
+        words.update(c.text.split())
+    return set(tokenize(" ".join(words)))
 
 
 def coverage(query_terms: set[str], pages: Sequence[set[str]]) -> list[float]:
