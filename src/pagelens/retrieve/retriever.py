@@ -18,7 +18,8 @@ form and period words and capitalised names, and reuse the question's embedding 
 
 The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
 reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the best chunk of a page
-carries the others), then ordered so that the top ``k`` covers as many pages as it can
+carries the others), its first pages reordered by their coverage of the question's terms within near
+ties (``retrieval.page_coverage``, ``pagelens.retrieve.pagescore``), then ordered so that the top ``k`` covers as many pages as it can
 (``retrieval.per_page``), keeps up to ``image_slots`` places for figures the fusion ranked well, and
 has a place for every document a cross-document question names.
 
