@@ -80,6 +80,16 @@ def test_naming_words_do_not_lift_the_cover():
     assert [c.chunk.page for c in rescore(unnamed, q, RRF_K, weight=0.5)] == [1, 4]
 
 
+def test_a_period_that_named_the_document_still_counts_as_page_evidence():
+    """Routing may name a report by its period ("2Q22"); within the report the period heads a
+    column, so it stays page evidence. The name does not."""
+    prose = _cand(1, "Kroger identical sales without fuel grew this quarter.", 0.0330, "kroger-q2.pdf")
+    table = _cand(2, "Identical sales without fuel 2Q23 2Q22 3.5% 5.8%", 0.0326, "kroger-q2.pdf")
+    q = "By how much did Kroger's identical sales without fuel grow in 2Q22?"
+    out = rescore([prose, table], q, RRF_K, weight=0.5, skip={"kroger", "2q22"})
+    assert [c.chunk.page for c in out] == [2, 1]
+
+
 def test_depth_limits_the_pages_compared():
     cands = [_cand(p, "Net sales rose.", 0.05 - p * 0.0001) for p in range(1, 13)]
     cands.append(_cand(13, "Interest expense 3.8 in 2009", 0.0488))
