@@ -98,6 +98,13 @@ def side_by_side(groups: dict[str, list[tuple]], k: int) -> str:
     return "\n".join(lines)
 
 
+def _value(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pdfs", type=Path, default=DEFAULT_CACHE / "pdfs")
@@ -108,11 +115,14 @@ def main() -> None:
     ap.add_argument("--no-naive", action="store_true", help="skip the naive baseline")
     ap.add_argument("--misses", action="store_true", help="list retrieval misses and wrong answers")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--set", action="append", default=[], metavar="SECTION.FIELD=VALUE",
+                    help="settings override, as in bench/eval_dev.py (e.g. retrieval.page_coverage=0)")
     args = ap.parse_args()
 
     questions = load_questions([args.questions])
     home = args.home or Path(tempfile.mkdtemp(prefix="pagelens-realdocs-"))
-    with Pagelens(Settings(home=home)) as app:
+    overrides = {k: _value(v) for k, v in (kv.split("=", 1) for kv in args.set)}
+    with Pagelens(Settings(home=home).with_overrides(**overrides)) as app:
         report = run_eval(app, [args.questions], args.pdfs, k=args.k, answers=args.answers)
     print(report.table())
 

@@ -44,7 +44,7 @@ def indexed(paper: Path, tmp_path_factory: pytest.TempPathFactory):
 @pytest.mark.parametrize(("question", "page"), FIGURE_QUESTIONS)
 def test_a_figure_page_keeps_the_place_of_its_best_chunk(indexed, question: str, page: int):
     settings, store, embedder = indexed
-    quiet = {"retrieval.image_slots": 0, "retrieval.per_page": 0}
+    quiet = {"retrieval.image_slots": 0, "retrieval.per_page": 0, "retrieval.page_coverage": 0}  # merging alone
     plain = Retriever(settings.with_overrides(**quiet, **{"retrieval.merge_pages": False}), store, embedder,
                       SparseEncoder()).search(question, k=40)
     merged = Retriever(settings.with_overrides(**quiet), store, embedder, SparseEncoder()).search(question, k=8)

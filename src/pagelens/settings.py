@@ -248,6 +248,11 @@ class RetrievalSettings(BaseModel):
         "question lacks (bridges) are searched once more with the question, and the top k keeps the page that "
         "second hop finds (pagelens.retrieve.hop). Questions without such a description rank as without it."
     )
+    page_coverage: float = Field(
+        0.5, ge=0, description="Page evidence (pagelens.retrieve.pagescore): each of the first pages gains up to this "
+        "share of one first place in a channel for holding the question's terms (weighted by their rarity among those "
+        "pages); 0 = pages keep their best chunk's fused order."
+    )
 
 
 class AnswerSettings(BaseModel):

@@ -18,7 +18,8 @@ form and period words and capitalised names, and reuse the question's embedding 
 
 The fused list is deduplicated (a table and one of its row groups: the better one stays), optionally
 reranked by a cross-encoder, merged per page (``retrieval.merge_pages``: the best chunk of a page
-carries the others), then ordered so that the top ``k`` covers as many pages as it can
+carries the others), its first pages reordered by their coverage of the question's terms within near
+ties (``retrieval.page_coverage``, ``pagelens.retrieve.pagescore``), then ordered so that the top ``k`` covers as many pages as it can
 (``retrieval.per_page``), keeps up to ``image_slots`` places for figures the fusion ranked well, and
 has a place for every document a cross-document question names.
 
@@ -45,7 +46,7 @@ from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
 from pagelens.retrieve.labels import (
     LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
 )
-from pagelens.retrieve import hop, multipart
+from pagelens.retrieve import hop, multipart, pagescore
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
 from pagelens.settings import Settings
@@ -143,6 +144,9 @@ class Retriever:
             t0 = time.perf_counter()
         if rs.merge_pages:
             candidates = merge_pages(candidates)
+            if mode == "hybrid" and rs.page_coverage > 0:
+                skip = routing.identity_terms(list(routing.strength)) if routing is not None else set()
+                candidates = pagescore.rescore(candidates, query, rs.rrf_k, skip=skip, weight=rs.page_coverage)
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
         if routing is not None and routing.covered:
             ordered = cover_documents(ordered, k, routing.covered)
