@@ -13,7 +13,8 @@ from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.indexer import Indexer
 from pagelens.ingest.pipeline import Ingestor
 from pagelens.models import Chunk
-from pagelens.retrieve.retriever import Retriever, _Candidate, arrange, dedupe
+from pagelens.retrieve.ordering import Candidate as _Candidate, arrange, dedupe
+from pagelens.retrieve.retriever import Retriever
 from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore

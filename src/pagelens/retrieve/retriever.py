@@ -31,15 +31,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from pagelens.embed.protocol import ImageEmbedder, TextEmbedder
 from pagelens.errors import ComponentUnavailable
 from pagelens.index.bm25 import SparseEncoder, tokenize
 from pagelens.index.indexer import chunk_from_payload
-from pagelens.models import Chunk, SearchHit
+from pagelens.models import SearchHit
 from pagelens.retrieve.diversity import cover_documents, merge_pages
+from pagelens.retrieve.ordering import Candidate as _Candidate
+from pagelens.retrieve.ordering import arrange, dedupe
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
@@ -58,25 +60,6 @@ if TYPE_CHECKING:
 # Which named vector each channel searches.
 CHANNEL_VECTORS = {"dense": "dense", "sparse": "bm25", "caption": "caption", "summary": "summary", "image": "image"}
 DENSE_TEXT_CHANNELS = ("dense", "caption", "summary")  # share the text query embedding
-TABLE_KINDS = frozenset({"table", "table_rows"})
-
-@dataclass
-class _Candidate:
-    chunk: Chunk
-    fused: float
-    channels: dict[str, float] = field(default_factory=dict)
-    rerank: float | None = None
-    merged: list["_Candidate"] = field(default_factory=list)
-    fused_rank: int = 0  # 1-based place in the fused list (a merged chunk's rank)
-    parts: list[str] = field(default_factory=list)  # the question's parts this one is the best evidence for
-
-    def hit(self, rank: int) -> SearchHit:
-        return SearchHit(
-            rank=rank, score=self.rerank if self.rerank is not None else self.fused, chunk=self.chunk,
-            channels=self.channels, rerank_score=self.rerank,
-            merged=[m.hit(m.fused_rank) for m in self.merged], parts=list(self.parts),
-        )
-
 
 class Retriever:
     """``pagelens.retrieve.protocol.Searcher`` over one collection."""
@@ -385,80 +368,6 @@ def _without(query: str, terms: set[str], names: set[str] | None = None) -> str:
 
 def _cid(hit: ScoredPoint) -> str:
     return str(hit.payload.get("chunk_id") or hit.id)
-
-
-def dedupe(candidates: list[_Candidate]) -> list[_Candidate]:
-    """Drop repeated chunks; of a whole table and its row groups keep whichever ranked first (two
-    row groups of one table hold different rows and both stay)."""
-    seen: set[str] = set()
-    tables: dict[str, set[str]] = {}  # table element id -> kinds kept for it
-    out = []
-    for c in candidates:
-        if c.chunk.id in seen:
-            continue
-        if c.chunk.kind in TABLE_KINDS:
-            kept = set().union(*(tables.get(e, set()) for e in c.chunk.element_ids))
-            if (c.chunk.kind == "table" and kept) or (c.chunk.kind == "table_rows" and "table" in kept):
-                continue
-            for e in c.chunk.element_ids:
-                tables.setdefault(e, set()).add(c.chunk.kind)
-        seen.add(c.chunk.id)
-        out.append(c)
-    return out
-
-
-def arrange(candidates: list[_Candidate], k: int, per_page: int, image_slots: int) -> list[_Candidate]:
-    """Order for the top ``k``: at most ``per_page`` chunks of one page before every other page had
-    its turn (0 = no limit), and up to ``image_slots`` well-ranked figures kept in view."""
-    ordered = candidates
-    if per_page > 0:
-        head: list[_Candidate] = []
-        later: list[_Candidate] = []
-        used: dict[tuple[str, int], int] = {}
-        for c in ordered:
-            keys = [(c.chunk.doc_id, p) for p in c.chunk.pages]
-            if all(used.get(key, 0) >= per_page for key in keys):
-                later.append(c)
-                continue
-            for key in keys:
-                used[key] = used.get(key, 0) + 1
-            head.append(c)
-        ordered = head + later
-    if image_slots > 0:
-        ordered = keep_figures(ordered, k, image_slots)
-    return ordered
-
-
-FIGURE_DEPTH = 3
-"""A figure may take a reserved slot only if it ranked within the first FIGURE_DEPTH * k ..."""
-FIGURE_CHANNEL_TOP = 1
-"""... and was among the first FIGURE_CHANNEL_TOP of a figure-only channel (caption or image)."""
-FIGURE_CHANNELS = ("caption", "image")
-
-
-def _strong_figure(c: _Candidate) -> bool:
-    if c.chunk.kind != "figure":
-        return False
-    ranks = [c.channels.get(f"{ch}_rank") for ch in FIGURE_CHANNELS]
-    return any(r is not None and r <= FIGURE_CHANNEL_TOP for r in ranks)
-
-
-def keep_figures(ordered: list[_Candidate], k: int, slots: int) -> list[_Candidate]:
-    """Move up to ``slots`` strong figures (top of a figure channel) from just below the top ``k``
-    into it, displacing the lowest non-figures (which stay right below the top ``k``)."""
-    top = ordered[:k]
-    have = sum(c.chunk.kind == "figure" for c in top)
-    want = [c for c in ordered[k : FIGURE_DEPTH * k] if _strong_figure(c)][: max(0, slots - have)]
-    others = [c for c in top if c.chunk.kind != "figure"]
-    want = want[: len(others)]
-    if not want:
-        return ordered
-    displaced = {id(c) for c in others[len(others) - len(want):]}
-    chosen = {id(c) for c in want}
-    top_ids = {id(c) for c in top}
-    new_top = [c for c in ordered if id(c) in chosen or (id(c) in top_ids and id(c) not in displaced)]
-    rest = [c for c in ordered if id(c) not in {id(x) for x in new_top}]
-    return new_top + rest
 
 
 def _ms(t0: float) -> float:
