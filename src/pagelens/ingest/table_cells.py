@@ -8,24 +8,15 @@ extraction per cell.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pagelens.ingest.table_render import clean_cell
+from pagelens.ingest.table_values import is_numeric
 
 Word = tuple  # (x0, y0, x1, y1, text, block, line, word_no) as page.get_text("words") gives them
 Cell = tuple[float, float, float, float] | None  # None: covered by a merged cell to its left/above
-
-_NUMERIC = re.compile(r"^[-+±~≈<>(]*[$€£]?\d[\d.,/:]*%?\)?[*†‡]*$|^[-–—]$")
-
-
-def is_numeric(text: str) -> bool:
-    """True for cell values such as ``60.5``, ``86.7/85.9``, ``146,982``, ``12%`` or a lone dash."""
-    parts = text.split()
-    return bool(parts) and all(_NUMERIC.match(p) for p in parts)
-
 
 @dataclass
 class Grid:
