@@ -213,9 +213,8 @@ def reads_as_data(row: Sequence[str]) -> bool:
     values = [c for c in filled if is_value(c)]
     if len(values) > len(filled) / 2:
         return True
-    rest = filled[1:]
-    return bool(row[0]) and filled[0] == row[0] and bool(rest) and values == rest and \
-        not all(is_year(c) for c in rest)
+    label, rest = filled[0], filled[1:]
+    return label == row[0] and bool(rest) and values == rest and not all(is_year(c) for c in rest)
 
 
 def detect_header(grid: Grid) -> Grid:
