@@ -6,9 +6,10 @@
 A change meant for some tables (a header rule, a finder) should leave the others as they were: this
 prints each page whose tables differ (header and rows, before and after) and a count. The PDFs: the
 dev corpus, the realdocs cache (``bench/realdocs_fetch.py``) where it exists, and the statements
-``bench/tables.py`` builds. Tables are read the way ``bench/tables.py`` reads them
-(``PageContext.build``, ``tables.is_hard_page``, ``tables.extract_tables``); the ``--before`` code runs
-in a subprocess.
+``bench/tables.py`` builds (``PAGELENS_CORPUS`` names the corpus folder where it is not
+``../shared/corpus`` beside the checkout, as in a worktree). Tables are read the way
+``bench/tables.py`` reads them (``PageContext.build``, ``tables.is_hard_page``,
+``tables.extract_tables``); the ``--before`` code runs in a subprocess.
 """
 
 from __future__ import annotations
