@@ -120,6 +120,24 @@ def _prose(doc: pymupdf.Document, columns: int) -> None:
         page.insert_textbox(pymupdf.Rect(x0, 72, x0 + width, 720), text, fontsize=10)
 
 
+def _ruled(doc: pymupdf.Document, caption: str, header: list[str], rows: list[list[str]]) -> list[tuple[str, str, str]]:
+    """One page with a ruled grid (every rule drawn) under a "Table N" caption; returns its cells.
+    The stub cell of the header is left empty, as statements printed as grids leave it."""
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((54, 60), "The balances at the end of the period are summarised in the table below.", fontsize=10)
+    page.insert_text((72, 112), caption, fontsize=9)
+    xs = [72.0, 262.0] + [262.0 + 90 * (i + 1) for i in range(len(header) - 1)]
+    top, pitch = 120.0, 18.0
+    for i in range(len(rows) + 2):
+        page.draw_line((xs[0], top + i * pitch), (xs[-1], top + i * pitch), width=0.6)
+    for x in xs:
+        page.draw_line((x, top), (x, top + (len(rows) + 1) * pitch), width=0.6)
+    for i, row in enumerate([header, *rows]):
+        for j, text in enumerate(row):
+            page.insert_text((xs[j] + 4, top + i * pitch + 12), text, fontsize=9)
+    return [(row[0], header[j], row[j]) for row in rows for j in range(1, len(header))]
+
+
 def built(path: Path) -> dict[tuple[str, int], list[tuple[str, str, str]]]:
     doc = pymupdf.open()
     labels: dict[tuple[str, int], list[tuple[str, str, str]]] = {}
@@ -156,6 +174,16 @@ def built(path: Path) -> dict[tuple[str, int], list[tuple[str, str, str]]]:
     labels[(path.name, 4)] = []
     _prose(doc, 2)
     labels[(path.name, 5)] = []
+    # Ruled grids whose first body row prints dollar signs ("$ 1,204"): a row of data, not the header.
+    labels[(path.name, 6)] = _ruled(doc, "Table 1: Cash position (in thousands)", ["", "Actual", "Budget", "Forecast"], [
+        ["Cash and equivalents", "$ 1,204", "$ 1,150", "$ 1,300"],
+        ["Receivables", "3,412", "3,300", "3,500"],
+        ["Inventories", "2,876", "2,900", "2,850"],
+        ["Total current assets", "$ 7,492", "$ 7,350", "$ 7,650"],
+    ])
+    labels[(path.name, 7)] = _ruled(doc, "Table 2: Other assets (in thousands)", ["", "Amount"], [
+        ["Prepaid expenses", "$ 410"], ["Deposits", "215"], ["Goodwill", "1,930"], ["Total other assets", "$ 2,555"],
+    ])
     doc.save(path)
     return labels
 

@@ -12,12 +12,11 @@ import re
 
 from pagelens.ingest.table_cells import Grid
 from pagelens.ingest.table_header import DATED
-from pagelens.ingest.table_segments import is_year, value_kind
+from pagelens.ingest.table_values import is_currency, is_year, value_kind
 
 KEEP_VALUES = 0.8
 FULL_DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b", re.I)
 PROSE_CHARS = 100
-_CURRENCY = {"$", "€", "£", "¥"}
 
 
 def _value(cell: str) -> bool:
@@ -60,7 +59,7 @@ def defects(grid: Grid) -> int:
         text_lead += 1
     if text_lead >= 2:
         found += 1  # the row label cut over several columns
-    if any(c.strip() in _CURRENCY for r in rows for c in r):
+    if any(is_currency(c) for r in rows for c in r):
         found += 1
     if any(c and not _value(c) and _numbers_in(c) for r in rows for c in r):
         found += 1

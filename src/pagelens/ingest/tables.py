@@ -33,7 +33,7 @@ import pymupdf
 
 from pagelens.errors import ComponentUnavailable
 from pagelens.ingest.context import PageContext
-from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, is_numeric, junk_reason
+from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, junk_reason
 from pagelens.ingest.table_captions import CAPTION as _CAPTION
 from pagelens.ingest.table_chars import fast_chars
 from pagelens.ingest.table_captions import assign_captions, caption_near, figure_caption_near
@@ -46,6 +46,7 @@ from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled,
 from pagelens.ingest.table_render import to_html, to_markdown
 from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
+from pagelens.ingest.table_values import is_numeric
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.ingest.ruled_regions import FORM_WIDGETS, form_widgets_in
 from pagelens.row_sections import row_sections

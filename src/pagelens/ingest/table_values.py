@@ -1,0 +1,72 @@
+"""What a table cell's text is: a number, an amount, a year, a currency sign. One place for the
+predicates the finders, the header detection and the whitespace reader share.
+
+Two readings of "a number" live here because their callers need different ones. ``is_numeric`` is the
+grid finders' test, word by word ("88.4 86.7" is two numbers in one cell, "1:2" a ratio);
+``value_kind`` is the statement reader's test of one cell ("$ (479)", "12 %", "—", "n/a"). An
+*amount* (``is_amount``) is either, or a currency sign alone: what fills a value cell of a statement
+("$ 1,234", "$1,234", "$ (56)", "—", "21.5%", and "$" in a cell of its own), never a column title.
+"""
+
+from __future__ import annotations
+
+import re
+
+CURRENCY = frozenset("$€£¥")
+
+# Grid cells: 60.5  86.7/85.9  146,982  12%  <5  ±0.3  $12  (56)  and a lone dash.
+_NUMERIC = re.compile(r"^[-+±~≈<>(]*[$€£]?\d[\d.,/:]*%?\)?[*†‡]*$|^[-–—]$")
+
+# One statement value: 1,234  (1,234)  $1,234  $ (479)  ($479)  12%  12 %  (12)%  2.98  -5.2  1.0x  35 bps
+# 80.6/80.1  392k
+_NUMBER = r"[(]?[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[kmb]?[)]?"
+_VALUE = re.compile(
+    rf"^[(\[]?[-+−–±~]?[(]?[$€£¥]?{_NUMBER}(?:/{_NUMBER})*%?[)\]]?"
+    r"(?:x|bps|pts|pp)?[*†‡]*(?:\(\d\))?$",
+    re.I,
+)
+_NIL = re.compile(r"^(?:[-−–—]+%?|n/?a|nm|n\.m\.|nil|\*)$", re.I)  # a dash, "—%", n/a, NM
+# Statistical agencies' cell markers (Census, BLS): (X) not applicable, (NA) not available, (D) withheld,
+# (Z) rounds to zero, (S) below standards. Upper case only: "(a)", "(b)" are footnote marks.
+_AGENCY_NIL = re.compile(r"^\((?:X|NA|D|Z|S)\)$")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def is_numeric(text: str) -> bool:
+    """True for cell values such as ``60.5``, ``86.7/85.9``, ``146,982``, ``12%`` or a lone dash
+    (every whitespace-separated part a number)."""
+    parts = text.split()
+    return bool(parts) and all(_NUMERIC.match(p) for p in parts)
+
+
+def value_kind(text: str) -> str | None:
+    """``"num"`` for a number cell, ``"nil"`` for a dash / n/a cell, None for text."""
+    compact = text.replace(" ", "")
+    if _VALUE.match(compact):
+        return "num"
+    if _NIL.match(compact) or _AGENCY_NIL.match(compact):
+        return "nil"
+    return None
+
+
+def is_year(text: str) -> bool:
+    return bool(_YEAR.match(text.strip()))
+
+
+def is_currency(text: str) -> bool:
+    """A currency sign alone ("$"): statements print it in a column of its own beside the first and
+    the total rows' values."""
+    return text.strip() in CURRENCY
+
+
+def is_amount(text: str) -> bool:
+    """A value cell: a number or amount ("1,234", "$ 1,234", "$1,234", "$ (56)", "21.5%", "—", "n/a")
+    or a currency sign alone."""
+    text = text.strip()
+    return bool(text) and (is_currency(text) or is_numeric(text) or value_kind(text) is not None)
+
+
+def is_value(text: str) -> bool:
+    """An amount that says something by itself: ``is_amount`` less a currency sign alone (a row of
+    "$" signs under column titles may still belong to the header)."""
+    return is_amount(text) and not is_currency(text)
