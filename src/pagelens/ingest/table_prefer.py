@@ -113,6 +113,15 @@ def echoes_band(row: list[str], header: list[str]) -> bool:
     return all(set(c.lower().split()) <= set(header[j].lower().split()) for j, c in filled)
 
 
+def with_band(grid: Grid, header: list[str]) -> None:
+    """Make ``header`` the grid's one header row, and drop the leading body rows that only repeat it
+    (``echoes_band``): the band's own line, read by the grid as its first row, is printed once."""
+    grid.cells[: grid.header_rows] = [header]
+    grid.header_rows = 1
+    while len(grid.cells) > 2 and echoes_band(grid.cells[1], header):
+        del grid.cells[1]
+
+
 def prefer_whitespace(whitespace: Grid, other: Grid) -> bool:
     """True when the whitespace reading should replace ``other``."""
     return defects(whitespace) < defects(other) and values(whitespace) >= KEEP_VALUES * values(other)

@@ -40,7 +40,7 @@ from pagelens.ingest.table_captions import assign_captions, caption_near, figure
 from pagelens.ingest.layout_model import PageTier, page_tier
 from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.ingest.table_mono import find_mono_tables, has_char_rules
-from pagelens.ingest.table_prefer import band_header, echoes_band, prefer_whitespace
+from pagelens.ingest.table_prefer import band_header, prefer_whitespace, with_band
 from pagelens.ingest.table_records import label_positions, row_records
 from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled, text_between_rules
 from pagelens.ingest.table_render import to_html, to_markdown
@@ -337,16 +337,12 @@ def _mono(ctx: PageContext) -> list[tuple[Grid, _Candidate]]:
 
 def _take_band(kept: tuple[Grid, _Candidate], whitespace: Grid, cand: _Candidate) -> None:
     """Give the kept grid the whitespace reading's header band when it names the same columns more
-    fully (``table_prefer.band_header``), drop leading body rows that only repeat the band
-    (``table_prefer.echoes_band``), and stretch its box over the band."""
+    fully (``table_prefer.band_header``, ``with_band``), and stretch its box over the band."""
     grid, other = kept
     header = band_header(whitespace, grid)
     if header is None:
         return
-    grid.cells[: grid.header_rows] = [header]
-    grid.header_rows = 1
-    while len(grid.cells) > 2 and echoes_band(grid.cells[1], header):
-        del grid.cells[1]  # the band's own line, read by the grid as its first row: printed once
+    with_band(grid, header)
     other.bbox = pymupdf.Rect(other.bbox) | cand.bbox
     other.scale = other.scale or cand.scale
     other.title = other.title or cand.title
