@@ -12,7 +12,7 @@ import re
 
 from pagelens.ingest.table_cells import Grid
 from pagelens.ingest.table_header import DATED
-from pagelens.ingest.table_values import is_currency, is_year, value_kind
+from pagelens.ingest.table_values import is_currency, is_period, is_value, is_year, value_kind
 
 KEEP_VALUES = 0.8
 FULL_DATE = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d\b", re.I)
@@ -99,6 +99,27 @@ def band_header(whitespace: Grid, other: Grid) -> list[str] | None:
     if len(shared) < max(2, len(labels) // 2):
         return None
     return [_words(h) for h in head]
+
+
+def echoes_band(row: list[str], header: list[str]) -> bool:
+    """A body row that repeats the header band: some cell filled, each filled cell's words among its
+    column's title's words, and no amount but periods ("| 2023 | 2022" read by the grid under the band
+    "Year Ended December 31, 2023 | ..." that another finder supplied). A row of data is never one."""
+    filled = [(j, c) for j, c in enumerate(row) if c.strip()]
+    if not filled or len(row) > len(header):
+        return False
+    if any(is_value(c) and not is_period(c) for _, c in filled):
+        return False
+    return all(set(c.lower().split()) <= set(header[j].lower().split()) for j, c in filled)
+
+
+def with_band(grid: Grid, header: list[str]) -> None:
+    """Make ``header`` the grid's one header row, and drop the leading body rows that only repeat it
+    (``echoes_band``): the band's own line, read by the grid as its first row, is printed once."""
+    grid.cells[: grid.header_rows] = [header]
+    grid.header_rows = 1
+    while len(grid.cells) > 2 and echoes_band(grid.cells[1], header):
+        del grid.cells[1]
 
 
 def prefer_whitespace(whitespace: Grid, other: Grid) -> bool:

@@ -6,6 +6,9 @@ grid finders' test, word by word ("88.4 86.7" is two numbers in one cell, "1:2" 
 ``value_kind`` is the statement reader's test of one cell ("$ (479)", "12 %", "—", "n/a"). An
 *amount* (``is_amount``) is either, or a currency sign alone: what fills a value cell of a statement
 ("$ 1,234", "$1,234", "$ (56)", "—", "21.5%", and "$" in a cell of its own), never a column title.
+A *period* (``is_period``) is what titles a value column by date ("2023", "FY2023", "2Q23", "Q3 2022"),
+and a *caption label* (``is_caption_label``) what a statement prints in the label cell beside the
+periods ("(in millions)", "Three months ended June 30,", "Item").
 """
 
 from __future__ import annotations
@@ -30,6 +33,27 @@ _NIL = re.compile(r"^(?:[-−–—]+%?|n/?a|nm|n\.m\.|nil|\*)$", re.I)  # a das
 # (Z) rounds to zero, (S) below standards. Upper case only: "(a)", "(b)" are footnote marks.
 _AGENCY_NIL = re.compile(r"^\((?:X|NA|D|Z|S)\)$")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+# A year (1900-2100, a footnote mark allowed; 2023/24 and 2023-24 span two), a fiscal year (FY2023, FY 23, FY'23, Fiscal 2023), a
+# quarter or half (Q3, Q3 2022, Q3'22, 2Q23, 3Q 2022, H1 2023, 1H23, 2023 Q3).
+_PERIOD = re.compile(
+    r"^(?:(?:19|20)\d\d(?:[-/–](?:19|20)?\d\d)?|2100"
+    r"|(?:FY|fiscal(?:\s+year)?)\s?'?(?:\d\d){1,2}"
+    r"|(?:Q[1-4]|[1-4]Q|H[12]|[12]H)\s?'?(?:(?:19|20)?\d\d)?"
+    r"|(?:19|20)\d\d\s?(?:Q[1-4]|H[12]))"
+    r"(?:\s?[*†‡]+|\s?\(\w\))?$",
+    re.I,
+)
+# What a label cell beside a row of periods says: a period stub ("Three months ended June 30,",
+# "As of December 31,"), a units note ("(in millions)", "$ in thousands", "Unaudited") or a generic
+# title of the label column ("Item", "Description"). A row label ("Revenue") is none of these.
+_CAPTION_LABEL = re.compile(
+    r"\b(?:ended|ending|as\s+(?:of|at)|fiscal|months?|weeks?|quarters?|years?|periods?"
+    r"|thousands|millions|billions|unaudited|audited|except)\b"
+    r"|^\(.*\)$|^[$€£¥%]"
+    r"|^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?$"
+    r"|^(?:items?|descriptions?|metrics?|measures?|categor(?:y|ies)|line\s+items?|particulars|indicators?|segments?|regions?)$",
+    re.I,
+)
 
 
 def is_numeric(text: str) -> bool:
@@ -51,6 +75,17 @@ def value_kind(text: str) -> str | None:
 
 def is_year(text: str) -> bool:
     return bool(_YEAR.match(text.strip()))
+
+
+def is_period(text: str) -> bool:
+    """A column title naming one period: "2023", "2023*", "FY2023", "Fiscal 2023", "2Q23", "Q3 2022"."""
+    return bool(_PERIOD.match(" ".join(text.split())))
+
+
+def is_caption_label(text: str) -> bool:
+    """A label cell that titles the label column rather than naming a row ("(in millions)",
+    "Three months ended June 30,", "Item"): beside a row of periods it makes that row a header."""
+    return bool(_CAPTION_LABEL.search(" ".join(text.split()).rstrip(":")))
 
 
 def is_currency(text: str) -> bool:
