@@ -36,15 +36,23 @@ def text_cuts(rows: list[list[Segment]], heads: list[Segment], stop: float, heig
     left = math.floor(min(s.x0 for r in rows for s in r))
     crossing = len(rows) - math.ceil(OPEN_SHARE * len(rows))  # rows allowed to run into a gutter
     side = max(2, math.ceil(SIDE_SHARE * len(rows)))
+    width = max(0, math.ceil(stop) - left)
+    change = [0] * (width + 2)  # rows covering x = left + k: a running sum of these
+    for r in rows:
+        for x0, x1 in _union(r):
+            a, b = max(0, math.floor(x0) + 1 - left), min(width + 1, math.ceil(x1) - left)
+            if a < b:
+                change[a] += 1
+                change[b] -= 1
     runs: list[list[float]] = []
-    x = float(left)
-    while x < stop:
-        if sum(1 for r in rows if any(s.x0 < x < s.x1 for s in r)) <= crossing:
-            if runs and runs[-1][1] == x - 1:
-                runs[-1][1] = x
+    covered = 0
+    for k in range(width):
+        covered += change[k]
+        if covered <= crossing:
+            if runs and runs[-1][1] == left + k - 1:
+                runs[-1][1] = left + k
             else:
-                runs.append([x, x])
-        x += 1.0
+                runs.append([left + k, left + k])
     cuts = []
     for a, b in runs:
         if b - a < GUTTER_HEIGHTS * height:
@@ -58,6 +66,17 @@ def text_cuts(rows: list[list[Segment]], heads: list[Segment], stop: float, heig
         if any(h.x0 < a for h in heads) and any(a <= h.x0 < stop for h in heads):
             cuts.append(a)
     return cuts
+
+
+def _union(pieces: list[Segment]) -> list[tuple[float, float]]:
+    """The x-intervals a row's pieces cover (pieces of its several lines may overlap)."""
+    out: list[list[float]] = []
+    for p in sorted(pieces, key=lambda p: p.x0):
+        if out and p.x0 <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], p.x1)
+        else:
+            out.append([p.x0, p.x1])
+    return [(a, b) for a, b in out]
 
 
 def split_texts(pieces: list[Segment], cuts: list[float]) -> list[str]:
