@@ -145,6 +145,28 @@ def _ruled(doc: pymupdf.Document, caption: str, header: list[str] | None, rows: 
     return [(row[0], names[j], row[j]) for row in rows for j in range(1, len(names)) if row[j]]
 
 
+def _described(doc: pymupdf.Document, rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+    """A borderless table with two columns of text before the amounts ("Segment | Description | 2023 |
+    2022"), each titled, a gutter between them; returns its cells (the description as one)."""
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((54, 60), "Revenue by segment is set out below, with comparisons to the prior year.", fontsize=10)
+    page.insert_text((54, 96), "Segment revenue", fontsize=11)
+    page.insert_text((54, 110), "(in millions)", fontsize=9)
+    page.insert_text((54, 142), "Segment", fontsize=9)
+    page.insert_text((150, 142), "Description", fontsize=9)
+    _right(page, 400, 142, "2023")
+    _right(page, 470, 142, "2022")
+    cells = []
+    for i, (name, text, a, b) in enumerate(rows):
+        y = 160 + 13 * i
+        page.insert_text((54, y), name, fontsize=9)
+        page.insert_text((150, y), text, fontsize=9)
+        _right(page, 400, y, a)
+        _right(page, 470, y, b)
+        cells += [(name, "Description", text), (name, "2023", a), (name, "2022", b)]
+    return cells
+
+
 def built(path: Path) -> dict[tuple[str, int], list[tuple[str, str, str]]]:
     doc = pymupdf.open()
     labels: dict[tuple[str, int], list[tuple[str, str, str]]] = {}
@@ -209,6 +231,15 @@ def built(path: Path) -> dict[tuple[str, int], list[tuple[str, str, str]]]:
         ["2019", "Product launch", "1,200"], ["2020", "Berlin office", "340"],
         ["2021", "Acquisition", "2,950"], ["2022", "Listing", "410"],
     ], first=60.0)
+    # Two columns of text before the amounts: the row label and a description stay apart.
+    labels[(path.name, 12)] = _described(doc, [
+        ("Cloud", "Hosted services for business", "1,204", "998"), ("Devices", "Phones and tablets", "877", "901"),
+        ("Gaming", "Consoles and content", "2,310", "2,118"), ("Search", "Advertising on search pages", "5,402", "4,990"),
+    ])
+    labels[(path.name, 13)] = _ruled(doc, "Table 7: Segment revenue (in millions)", ["Segment", "Description", "2023", "2022"], [
+        ["Cloud", "Hosted services", "1,204", "998"], ["Devices", "Phones, tablets", "877", "901"],
+        ["Gaming", "Consoles, games", "2,310", "2,118"], ["Search", "Search ads", "5,402", "4,990"],
+    ], first=80.0)
     doc.save(path)
     return labels
 
