@@ -16,9 +16,14 @@ import pytest
 
 from pagelens.answer import distinct as ds
 from pagelens.answer import support as sp
+from pagelens.answer.extractive import ExtractiveAnswerer
+from pagelens.answer.support import FEATURES
 from pagelens.answer.focus import focus_of
 from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from pagelens.models import Chunk
+from pagelens.settings import AnswerSettings, Settings
+
+from answer_support import hit, minilm  # noqa: F401 (minilm: session fixture)
 from pdf_support import draw_ruled_table
 
 BODY = ("REDMOND, April 24, 2025 - Fabrikam Inc. today reported results for the quarter ended March 31, 2025. "
@@ -112,3 +117,27 @@ def test_the_support_score_keeps_the_old_score_when_every_unit_is_local():
     x[sp.FEATURES.index("distinct_names")] = 0.0
     floor = sp.DISTINCT_FLOORS[0]
     assert sp.support_score(x) == pytest.approx(0.8 * floor)
+
+
+def _chunk(doc: str, page: int, text: str) -> Chunk:
+    return Chunk(id=f"{doc}-{page}", doc_id=doc, doc_name=doc, kind="text", text=text, embed_text=text, pages=[page])
+
+
+ARRESTS = ("Arrests by race, 2009. Robbery arrests were 43,039 of White persons, 55,742 of Black persons and "
+           "989 of Asian Pacific Islander persons.")
+
+
+def test_a_name_only_another_document_states_does_not_support_the_answer(minilm):
+    """A distinguishing name counts as stated only by the documents the answer quotes: the word
+    "Hispanic" in another document's notes says nothing about the arrests table."""
+    answerer = ExtractiveAnswerer(AnswerSettings(), minilm)
+    other = _chunk("schools-data.pdf", 3, "perhisp - percentage of Hispanic students in the school district.")
+    same = _chunk("arrests-2009.pdf", 2, "Hispanic origin is not reported by the agencies in these tables.")
+    hits = [hit(_chunk("arrests-2009.pdf", 1, ARRESTS), 1), hit(other, 2)]
+    at = FEATURES.index("distinct_names")
+    q = "How many robbery arrests of Hispanic persons were there in 2009?"
+    assert answerer.evidence(q, hits).features[at] == 0.0
+    assert answerer.answer(q, hits)[1]  # abstained
+    assert answerer.evidence(q, [*hits, hit(same, 3)]).features[at] == 1.0  # its own document states it
+    twin = answerer.answer("How many robbery arrests of Black persons were there in 2009?", hits)
+    assert not twin[1] and "55,742" in twin[0]
