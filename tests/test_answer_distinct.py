@@ -16,6 +16,7 @@ import pytest
 
 from pagelens.answer import distinct as ds
 from pagelens.answer import support as sp
+from pagelens.answer import text as tx
 from pagelens.answer.extractive import ExtractiveAnswerer
 from pagelens.answer.support import FEATURES
 from pagelens.answer.focus import focus_of
@@ -93,6 +94,19 @@ def test_units_are_names_designators_counts_and_focus_terms():
     second = ds._count_units("in the second quarter of 2022")[0]
     assert second.found(set(), "ID Sales 2Q22: 5.8%") and second.found(set(), "Q2 results")
     assert not second.found(set(), "first quarter results")
+
+
+def test_a_capital_inside_a_word_makes_a_name():
+    """Product names spelt with a capital inside ("iPhone", "eBay") are names like "Instagram": a
+    statement that never prints one does not answer for it."""
+    q = "What were Fabrikam's iPhone net sales in the quarter ended March 29, 2025?"
+    assert ["fabrikam", "iphon"] in tx.key_names(q)
+    assert tx.key_names("eBay revenue in 2024?")[0] == ["ebay"]  # the first word too
+    assert tx.key_names("What is the net income of the company?") == []  # plain words stay out
+    labels = {u.label for u in ds.units(q, ["fabrikam-results.pdf"], focus_of(q), {}) if not u.focus}
+    assert "iphon" in labels
+    assert ds.distinct([u for u in ds.units(q, ["fabrikam-results.pdf"], focus_of(q), {}) if not u.focus],
+                       ds.Sources.of(["Net sales 3 Months Ended March 29, 2025: 12,480"]))[0] == 0.0
 
 
 def test_a_unit_counts_as_absent_only_when_no_source_states_it():
