@@ -121,6 +121,10 @@ def test_designators_and_superlatives_qualify_the_asked_thing():
     assert not kinds.designator_conflict(q, "64 stockholders of record of our Class B stock")
     assert not kinds.designator_conflict("How many Class C shares?", "Class A and Class C stock")
     assert kinds.designators("As of December 31, 2022 the Class B stock") == {"class": {"B"}}  # a month is no key
+    # a question word is no key, and a capital that starts a compound is no designator
+    assert kinds.designators("What R-squared does the Longley regression of TOTEMP report?") == {}
+    assert kinds.designators("Does X-ray imaging show Phase II results?") == {"phase": {"II"}}
+    assert kinds.designators("Which Series A-2 preferred shares?") == {"series": {"A"}}
     q = "In which city is the largest European data center located?"
     assert kinds.missing_superlative(q, "data centers primarily in North America, Europe, and Asia")
     assert not kinds.missing_superlative(q, "our largest data center is in Dublin")
