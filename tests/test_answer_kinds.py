@@ -98,6 +98,10 @@ def test_answer_types_from_the_wh_word_and_head_noun():
     assert sp.answer_type("What home address is given for the emergency contact?") == "address"
     assert sp.answer_type("What e-mail address did the employee enter?") == "email"  # formats come first
     assert sp.answer_type("What percentage of the price is tax?") == "percent"
+    # "date of" is the asked thing only in the wh-word's phrase, not in the question's condition
+    assert sp.answer_type("What is the effective date of the lease?") == "date"
+    assert sp.answer_type("What date of birth is entered on the form?") == "date"
+    assert sp.answer_type("Within what period must the form arrive for the date of claim to be kept?") != "date"
     assert sp.answer_type("What is the title of the paper?") != "role"  # a document's title is no job
 
 
