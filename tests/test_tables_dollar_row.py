@@ -15,12 +15,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-
-from pagelens.ingest import tables
-from pagelens.ingest.context import PageContext
-from pagelens.models import Element
-from pagelens.settings import IngestSettings
-from pagelens.store.images import ImageStore
+from table_support import only_table
 
 FONT = 9
 PITCH = 18.0
@@ -56,20 +51,10 @@ def _grid(rows: list[list[str]], widths: list[float], boxes: bool = False, top: 
     return doc.tobytes()
 
 
-def _table(data: bytes, tmp_path: Path) -> Element:
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    ctx = PageContext.build(doc[0], doc_id="d", file_name="grid.pdf", settings=IngestSettings(),
-                            images=ImageStore(tmp_path / "img"), pdf_bytes=data)
-    ctx.use_layout = tables.is_hard_page(ctx)
-    els = tables.extract_tables(ctx)
-    assert len(els) == 1, [e.text[:80] for e in els]
-    return els[0]
-
-
 @pytest.mark.parametrize("cash", [["$ 1,204", "$ 998"], ["$1,204", "$998"], ["$ (56)", "$ 998"], ["$ 1,204", "-"]])
 def test_a_grid_without_a_header_keeps_its_dollar_row_as_data(cash: list[str], tmp_path: Path) -> None:
     rows = [["Cash and equivalents", *cash], *BODY]
-    t = _table(_grid(rows, [150, 90, 90]), tmp_path).table
+    t = only_table(_grid(rows, [150, 90, 90]), tmp_path).table
     assert t is not None
     assert t.header == []
     assert t.rows == rows
@@ -78,7 +63,7 @@ def test_a_grid_without_a_header_keeps_its_dollar_row_as_data(cash: list[str], t
 @pytest.mark.parametrize("boxes", [False, True])
 def test_an_empty_stub_header_does_not_swallow_the_dollar_row(boxes: bool, tmp_path: Path) -> None:
     rows = [["", "Current", "Prior"], ["Cash and equivalents", "$ 1,204", "$ 998"], *BODY]
-    t = _table(_grid(rows, [150, 90, 90], boxes=boxes), tmp_path).table
+    t = only_table(_grid(rows, [150, 90, 90], boxes=boxes), tmp_path).table
     assert t is not None
     assert t.header == ["", "Current", "Prior"]
     assert t.rows == rows[1:]
@@ -87,7 +72,7 @@ def test_an_empty_stub_header_does_not_swallow_the_dollar_row(boxes: bool, tmp_p
 
 def test_a_titled_header_stays_the_header_over_the_dollar_row(tmp_path: Path) -> None:
     rows = [["Account", "Current", "Prior"], ["Cash and equivalents", "$ 1,204", "$ 998"], *BODY]
-    t = _table(_grid(rows, [150, 90, 90]), tmp_path).table
+    t = only_table(_grid(rows, [150, 90, 90]), tmp_path).table
     assert t is not None
     assert t.header == rows[0]
     assert t.rows == rows[1:]
@@ -103,7 +88,7 @@ def test_dollar_signs_in_cells_of_their_own(tmp_path: Path) -> None:
         ["Inventories", "", "2,876", "", "2,455"],
         ["Total current assets", "$", "7,492", "$", "6,558"],
     ]
-    t = _table(_grid(rows, [150, 16, 74, 16, 74]), tmp_path).table
+    t = only_table(_grid(rows, [150, 16, 74, 16, 74]), tmp_path).table
     assert t is not None
     assert [h for h in t.header if h] == ["Current", "Prior"]
     assert [r[0] for r in t.rows] == [r[0] for r in rows[1:]]
@@ -116,7 +101,7 @@ TWO_COLUMN = [["Prepaid expenses", "$ 410"], ["Deposits", "215"], ["Goodwill", "
 
 
 def test_a_two_column_grid_without_a_header_keeps_its_first_row(tmp_path: Path) -> None:
-    t = _table(_grid(TWO_COLUMN, [170, 90]), tmp_path).table
+    t = only_table(_grid(TWO_COLUMN, [170, 90]), tmp_path).table
     assert t is not None
     assert t.header == []
     assert t.rows == TWO_COLUMN
@@ -124,7 +109,7 @@ def test_a_two_column_grid_without_a_header_keeps_its_first_row(tmp_path: Path) 
 
 @pytest.mark.parametrize("header", [["", "Amount"], ["Asset", "Amount"]])
 def test_a_two_column_grid_with_a_header(header: list[str], tmp_path: Path) -> None:
-    t = _table(_grid([header, *TWO_COLUMN], [170, 90]), tmp_path).table
+    t = only_table(_grid([header, *TWO_COLUMN], [170, 90]), tmp_path).table
     assert t is not None
     assert t.header == header
     assert t.rows == TWO_COLUMN

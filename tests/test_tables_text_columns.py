@@ -14,12 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
-
-from pagelens.ingest import tables
-from pagelens.ingest.context import PageContext
-from pagelens.models import Element
-from pagelens.settings import IngestSettings
-from pagelens.store.images import ImageStore
+from table_support import only_table
 
 FONT = 9
 ROWS = [
@@ -83,18 +78,8 @@ def _ruled(lines: list[list[str]], widths: list[float]) -> bytes:
     return doc.tobytes()
 
 
-def _table(data: bytes, tmp_path: Path) -> Element:
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    ctx = PageContext.build(doc[0], doc_id="d", file_name="cols.pdf", settings=IngestSettings(),
-                            images=ImageStore(tmp_path / "img"), pdf_bytes=data)
-    ctx.use_layout = tables.is_hard_page(ctx)
-    els = tables.extract_tables(ctx)
-    assert len(els) == 1, [e.text[:80] for e in els]
-    return els[0]
-
-
 def test_borderless_name_and_description_stay_apart(tmp_path: Path) -> None:
-    t = _table(_described(), tmp_path).table
+    t = only_table(_described(), tmp_path).table
     assert t is not None
     assert t.header == ["Segment", "Description", "2023", "2022"]
     assert t.rows == [list(r) for r in ROWS]
@@ -107,7 +92,7 @@ def test_three_columns_of_text(tmp_path: Path) -> None:
             ("C3", "Gaming", "Consoles", "2,310", "2,118"), ("D4", "Search", "Advertising", "5,402", "4,990")]
     data = _borderless([(54, "Code"), (100, "Segment"), (180, "Description")],
                        [[(54, c), (100, n), (180, d)] for c, n, d, _, _ in rows], [(a, b) for *_, a, b in rows])
-    t = _table(data, tmp_path).table
+    t = only_table(data, tmp_path).table
     assert t is not None
     assert t.header == ["Code", "Segment", "Description", "2023", "2022"]
     assert t.rows == [list(r) for r in rows]
@@ -116,7 +101,7 @@ def test_three_columns_of_text(tmp_path: Path) -> None:
 def test_a_long_name_running_into_the_gutter_stays_whole(tmp_path: Path) -> None:
     """One name reaches into the gap the other rows leave open: it stays one name, in its column."""
     rows = [ROWS[0], ("Professional services", "Consulting and support", "640", "588"), *ROWS[1:]]
-    t = _table(_described(rows), tmp_path).table
+    t = only_table(_described(rows), tmp_path).table
     assert t is not None
     assert t.header == ["Segment", "Description", "2023", "2022"]
     assert t.rows[1] == ["Professional services", "Consulting and support", "640", "588"]
@@ -130,7 +115,7 @@ def test_a_wrapped_name_with_an_indented_continuation_is_one_label(tmp_path: Pat
               [(62, "partner services"), (150, "Licences and support")], [(54, "Devices"), (150, "Phones and tablets")],
               [(54, "Gaming"), (150, "Consoles and content")]]
     amounts = [("1,204", "998"), ("", ""), ("3,050", "2,870"), ("877", "901"), ("2,310", "2,118")]
-    t = _table(_borderless([(54, "Segment"), (150, "Description")], pieces, amounts), tmp_path).table
+    t = only_table(_borderless([(54, "Segment"), (150, "Description")], pieces, amounts), tmp_path).table
     assert t is not None
     assert t.header == ["Segment", "Description", "2023", "2022"]
     assert t.rows[1] == ["Enterprise and partner services", "Licences and support", "3,050", "2,870"]
@@ -144,7 +129,7 @@ def test_one_label_column_with_long_labels_is_not_cut(tmp_path: Path) -> None:
               "Income taxes", "Net income"]
     amounts = [("1,204", "998"), ("877", "901"), ("2,310", "2,118"), ("402", "390"), ("5,402", "4,990")]
     data = _borderless([(54, "Item"), (250, "(in millions)")], [[(54, lab)] for lab in labels], amounts)
-    t = _table(data, tmp_path).table
+    t = only_table(data, tmp_path).table
     assert t is not None
     assert [r[0] for r in t.rows] == labels
     assert all(len(r) == 3 for r in t.rows)
@@ -155,7 +140,7 @@ def test_no_header_over_the_second_text_column_keeps_one_label(tmp_path: Path) -
     """Without a title over each side the text before the amounts stays one row label (it may be a
     label printed with a wide space)."""
     data = _borderless([(54, "Segment")], [[(54, n), (150, d)] for n, d, _, _ in ROWS], [(a, b) for *_, a, b in ROWS])
-    t = _table(data, tmp_path).table
+    t = only_table(data, tmp_path).table
     assert t is not None
     assert all(len(r) == 3 for r in t.rows)
     assert t.rows[0][0] == "Cloud Hosted services for business"
@@ -166,7 +151,7 @@ def test_ruled_grid_with_text_columns_keeps_them(tmp_path: Path) -> None:
     lines = [["Segment", "Description", "2023", "2022"], ["Cloud", "Hosted services", "1,204", "998"],
              ["Devices", "Phones, tablets", "877", "901"], ["Gaming", "Consoles, games", "2,310", "2,118"],
              ["Search", "Search ads", "5,402", "4,990"]]
-    t = _table(_ruled(lines, [80, 150, 90, 90]), tmp_path).table
+    t = only_table(_ruled(lines, [80, 150, 90, 90]), tmp_path).table
     assert t is not None
     assert t.header == lines[0]
     assert t.rows == lines[1:]

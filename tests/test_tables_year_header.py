@@ -16,13 +16,10 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from table_support import only_table
 
 from pagelens.ingest import tables
-from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import Grid
-from pagelens.models import Element
-from pagelens.settings import IngestSettings
-from pagelens.store.images import ImageStore
 
 FONT = 9
 PITCH = 18.0
@@ -67,16 +64,6 @@ def _grid(rows: list[list[str]], widths: list[float], above: str | None = None, 
     return doc.tobytes()
 
 
-def _table(data: bytes, tmp_path: Path) -> Element:
-    doc = pymupdf.open(stream=data, filetype="pdf")
-    ctx = PageContext.build(doc[0], doc_id="d", file_name="grid.pdf", settings=IngestSettings(),
-                            images=ImageStore(tmp_path / "img"), pdf_bytes=data)
-    ctx.use_layout = tables.is_hard_page(ctx)
-    els = tables.extract_tables(ctx)
-    assert len(els) == 1, [e.text[:80] for e in els]
-    return els[0]
-
-
 HEADERS = [
     ["", "2023", "2022"],
     ["Item", "2023", "2022"],
@@ -92,7 +79,7 @@ HEADERS = [
 @pytest.mark.parametrize("body", [FULL, SPARSE], ids=["full", "sparse"])
 @pytest.mark.parametrize("header", HEADERS, ids=lambda h: "|".join(h))
 def test_a_row_of_periods_is_the_header_and_printed_once(header: list[str], body: list[list[str]], tmp_path: Path) -> None:
-    t = _table(_grid([header, *body], [160, 90, 90]), tmp_path).table
+    t = only_table(_grid([header, *body], [160, 90, 90]), tmp_path).table
     assert t is not None
     assert t.header == header
     assert t.rows == body
@@ -103,7 +90,7 @@ def test_a_row_of_periods_is_the_header_and_printed_once(header: list[str], body
 
 def test_three_year_columns_over_a_short_body(tmp_path: Path) -> None:
     rows = [["", "2023", "2022", "2021"], ["Revenue", "31,999", "28,822", "27,908"], ["Net income", "7,788", "6,687", ""]]
-    t = _table(_grid(rows, [160, 80, 80, 80]), tmp_path).table
+    t = only_table(_grid(rows, [160, 80, 80, 80]), tmp_path).table
     assert t is not None
     assert t.header == rows[0]
     assert t.rows == rows[1:]
@@ -111,7 +98,7 @@ def test_three_year_columns_over_a_short_body(tmp_path: Path) -> None:
 
 def test_years_under_a_period_title_spanning_them(tmp_path: Path) -> None:
     rows = [["", "Three months ended June 30,", ""], ["", "2023", "2022"], *SPARSE]
-    t = _table(_grid(rows, [160, 90, 90], span_first=True), tmp_path).table
+    t = only_table(_grid(rows, [160, 90, 90], span_first=True), tmp_path).table
     assert t is not None
     assert t.header == ["", "Three months ended June 30, 2023", "Three months ended June 30, 2022"]
     assert t.rows == SPARSE
@@ -120,7 +107,7 @@ def test_years_under_a_period_title_spanning_them(tmp_path: Path) -> None:
 @pytest.mark.parametrize("body", [FULL, SPARSE], ids=["full", "sparse"])
 def test_a_period_title_above_the_rules_names_the_year_columns(body: list[list[str]], tmp_path: Path) -> None:
     """The grid's year row under a title printed above the rules: one header, no year row in the body."""
-    t = _table(_grid([["", "2023", "2022"], *body], [160, 90, 90], above="Year ended December 31,"), tmp_path).table
+    t = only_table(_grid([["", "2023", "2022"], *body], [160, 90, 90], above="Year ended December 31,"), tmp_path).table
     assert t is not None
     assert [h.split()[-1] if h else h for h in t.header] == ["", "2023", "2022"]
     assert t.rows == body
@@ -132,7 +119,7 @@ MILESTONES = [["2019", "Product launch", "1,200"], ["2020", "Berlin office", "34
 
 
 def test_years_as_row_labels_are_data(tmp_path: Path) -> None:
-    t = _table(_grid(MILESTONES, [60, 110, 90]), tmp_path).table
+    t = only_table(_grid(MILESTONES, [60, 110, 90]), tmp_path).table
     assert t is not None
     assert t.header == []
     assert t.rows == MILESTONES
@@ -140,7 +127,7 @@ def test_years_as_row_labels_are_data(tmp_path: Path) -> None:
 
 def test_years_as_row_labels_under_a_titled_header(tmp_path: Path) -> None:
     rows = [["Year", "Milestone", "Cost"], *MILESTONES]
-    t = _table(_grid(rows, [60, 110, 90]), tmp_path).table
+    t = only_table(_grid(rows, [60, 110, 90]), tmp_path).table
     assert t is not None
     assert t.header == rows[0]
     assert t.rows == MILESTONES
@@ -151,7 +138,7 @@ def test_a_column_of_years_down_the_body_is_data(tmp_path: Path) -> None:
     them hold years on every row: periods of a schedule, not column titles."""
     rows = [["Period 1", "2019", "2020"], ["Period 2", "2020", "2021"], ["Period 3", "2021", "2022"],
             ["Period 4", "2022", "2023"]]
-    t = _table(_grid(rows, [160, 90, 90]), tmp_path).table
+    t = only_table(_grid(rows, [160, 90, 90]), tmp_path).table
     assert t is not None
     assert t.header == []
     assert t.rows == rows
@@ -163,7 +150,7 @@ def test_a_row_label_beside_year_like_counts_is_data(tmp_path: Path) -> None:
     value rows as its header band by its own rule, ``table_header.is_header_line``.)"""
     rows = [["Units shipped", "2023", "2022"], ["Units returned", "41", ""], ["Units in repair", "", "12"],
             ["Units scrapped", "9", "7"]]
-    t = _table(_grid(rows, [160, 90, 90]), tmp_path).table
+    t = only_table(_grid(rows, [160, 90, 90]), tmp_path).table
     assert t is not None
     assert t.header == []
     assert t.rows == rows
