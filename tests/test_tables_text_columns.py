@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
+from pdfs.layout import grid_table
 from table_support import only_table
 
 FONT = 9
@@ -63,18 +64,7 @@ def _ruled(lines: list[list[str]], widths: list[float]) -> bytes:
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
     page.insert_text((54, 60), "Revenue by segment is summarised in the table below.", fontsize=10)
-    page.insert_text((72, 112), "Table 7: Segment revenue (in millions)", fontsize=FONT)
-    xs = [72.0]
-    for w in widths:
-        xs.append(xs[-1] + w)
-    top, pitch = 120.0, 18.0
-    for i in range(len(lines) + 1):
-        page.draw_line((xs[0], top + i * pitch), (xs[-1], top + i * pitch), width=0.6)
-    for x in xs:
-        page.draw_line((x, top), (x, top + len(lines) * pitch), width=0.6)
-    for i, row in enumerate(lines):
-        for j, text in enumerate(row):
-            page.insert_text((xs[j] + 4, top + i * pitch + 12), text, fontsize=FONT)
+    grid_table(page, 120.0, lines, caption="Table 7: Segment revenue (in millions)", widths=tuple(widths))
     return doc.tobytes()
 
 
