@@ -6,13 +6,16 @@ document-level corrections are applied here:
 * a heading whose text matches an outline (PDF bookmarks) title takes the outline's level;
 * an unnumbered heading set in the same style (size, bold) as numbered top-level ones is top-level
   ("Abstract" in the style of "1 Introduction"); in the style of numbered subsections it goes one
-  level below them ("Task #2: ..." under "3.1 Pre-training BERT").
+  level below them ("Task #2: ..." under "3.1 Pre-training BERT");
+* SEC filing headings (``filing``: PART level 1, Item level 2) teach no style, and once an Item has
+  been seen, other headings ("Overview", "Liquidity") nest beneath it rather than replace it.
 """
 
 from __future__ import annotations
 
 import re
 
+from pagelens.ingest.filing import ITEM_LEVEL as FILING_ITEM_LEVEL
 from pagelens.models import FURNITURE_KINDS, Element, ElementKind, TocEntry
 
 _NUMBER_PREFIX = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?:?\s+", re.I)
@@ -40,6 +43,7 @@ class SectionTracker:
                 self._toc_levels.setdefault(key, entry.level)
         self._style_levels: dict[tuple[float, bool], int] = {}
         self._stack: list[tuple[int, str]] = []
+        self._in_filing = False
 
     def _level(self, e: Element) -> int:
         toc = self._toc_levels.get(_key(e.text))
@@ -56,7 +60,7 @@ class SectionTracker:
     def assign(self, els: list[Element]) -> None:
         """Set ``section`` on every element (in reading order) and fix heading levels in place."""
         for e in els:
-            if e.kind == ElementKind.HEADING and e.attrs.get("numbered") and e.level:
+            if e.kind == ElementKind.HEADING and e.attrs.get("numbered") and e.level and not e.attrs.get("filing"):
                 self._style_levels.setdefault(_style(e), e.level)
         for e in els:
             if e.kind in FURNITURE_KINDS or e.kind == ElementKind.METADATA:
@@ -64,6 +68,10 @@ class SectionTracker:
                 continue
             if e.kind == ElementKind.HEADING:
                 level = self._level(e)
+                if e.attrs.get("filing"):
+                    self._in_filing = self._in_filing or level == FILING_ITEM_LEVEL
+                elif self._in_filing:
+                    level = max(level, FILING_ITEM_LEVEL + 1)
                 e.level = level
                 while self._stack and self._stack[-1][0] >= level:
                     self._stack.pop()

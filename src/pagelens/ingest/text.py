@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from pagelens.ingest import formulas
+from pagelens.ingest import filing, formulas
 from pagelens.ingest.claims import touches_claim
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.furniture import BAND, is_page_number, normalize
@@ -237,6 +237,11 @@ def _breaks(prev: Row, row: Row, body: float) -> bool:
         return True
     if abs(row.size - prev.size) > 0.9 or (row.bold >= 0.85) != (prev.bold >= 0.85):
         return True
+    # "Item 1A. Risk Factors" set in body text: a line of its own, after a sentence's end and ending short
+    if filing.is_heading_line(row.text) and prev.text.endswith((".", ":", ";")):
+        return True
+    if filing.is_heading_line(prev.text) and row.x1 - prev.x1 > body:
+        return True
     return _item_start(row) or _caption_start(row, body)
 
 
@@ -307,7 +312,9 @@ def _classify(ctx: PageContext, rows: list[Row], body: float, whole_block: bool)
         return ElementKind.FOOTNOTE, text, None
     if _bullet(first):
         return ElementKind.LIST_ITEM, text[1:].strip() if not first.text[:1].isalnum() else text, None
-    level = _heading_level(rows, text, body, whole_block)
+    level = filing.heading_level(rows, text, body, whole_block)
+    if level is None:
+        level = _heading_level(rows, text, body, whole_block)
     if level is not None:
         return ElementKind.HEADING, text, level
     if _ENUM.match(first.text):
@@ -317,6 +324,7 @@ def _classify(ctx: PageContext, rows: list[Row], body: float, whole_block: bool)
 
 def extract_text(ctx: PageContext) -> list[Element]:
     """Typed text elements of one page (reading order is set later by ``order.reading_order``)."""
+    filing.dedupe_overprint(ctx.text)
     rows_by_block = [
         rows for b in ctx.text.get("blocks", []) if b.get("type") == 0 and (rows := _block_rows(ctx, b))
     ]
@@ -345,7 +353,9 @@ def extract_text(ctx: PageContext) -> list[Element]:
                 attrs["bold"] = True
             if seg[0].rotated:
                 attrs["rotated"] = True
-            if kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):
+            if kind == ElementKind.HEADING and filing.heading_level(seg, text, body, len(segments) == 1):
+                attrs["numbered"] = attrs["filing"] = True
+            elif kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):
                 attrs["numbered"] = True
             if kind == ElementKind.FORMULA and formulas.has_equation_number(text):
                 attrs["equation_number"] = formulas.EQUATION_NUMBER.search(text).group(0).strip()  # type: ignore[union-attr]
@@ -355,4 +365,4 @@ def extract_text(ctx: PageContext) -> list[Element]:
                     level=level, parser="pymupdf", attrs=attrs,
                 )
             )
-    return formulas.merge_fragments(out, body)
+    return formulas.merge_fragments(filing.join_split_headings(out), body)
