@@ -178,6 +178,8 @@ def _is_furniture_row(row: Row, running: set[str]) -> bool:
     parts = row.part_texts
     if len(parts) < 2:
         return False
+    if all(is_page_number(p) or normalize(p) in running for p in parts):
+        return True  # "Acme Corporation ... 2023 Form 10-K" merged into one row
     for number, rest in ((parts[0], parts[1:]), (parts[-1], parts[:-1])):
         if is_page_number(number):
             other = normalize(" ".join(rest))
