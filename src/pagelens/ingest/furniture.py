@@ -1,13 +1,14 @@
 """Running headers and footers: strings that repeat in the top or bottom band of many pages.
 
-A cheap pre-pass over the whole document (``page.get_text("blocks")``, no fonts), run before the
-pages are parsed; ``text.extract_text`` then marks band lines whose normalized text is in the set
-as PAGE_HEADER / PAGE_FOOTER. Bare page numbers are recognised separately (``is_page_number``).
+A cheap pre-pass over the whole document (``page.get_text("words")`` in PyMuPDF's blocks and lines,
+no fonts), run before the pages are parsed; ``text.extract_text`` then marks band lines whose
+normalized text is in the set as PAGE_HEADER / PAGE_FOOTER. Bare page numbers are recognised separately (``is_page_number``).
 
 Books and annual reports alternate or mirror their running heads between even and odd pages (the
 company name left on even pages and right on odd ones, the report title on one side only). A string
 that appears on fewer than ``repeat_threshold`` pages still counts when it sits at the same place on
-``MIN_SIDE_REPEATS`` pages of one side, the place measured from the page's outer edge (``_slot``).
+``MIN_SIDE_REPEATS`` successive pages of one side, the place measured from the page's outer edge
+(``_slot``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ MIN_REPEATS = 3
 """A string is furniture when it appears on this many pages (fewer for documents of 3–5 pages)."""
 
 MIN_SIDE_REPEATS = 2
-"""Pages of one side (even or odd) on which a string must sit at the same place to be a running head."""
+"""Successive pages of one side (even or odd) on which a string must sit at one place to be a running head."""
 
 SLOT_TOLERANCE = 2.0
 """Points: two band lines are at the same place when their top edges and outer-edge offsets agree."""
@@ -62,14 +63,14 @@ def _slot(page: pymupdf.Page, x0: float, y0: float, x1: float) -> tuple[float, f
     return y0, outer
 
 
-def _same_place(slots: list[tuple[int, float, float]]) -> bool:
-    """Whether ``MIN_SIDE_REPEATS`` pages of one side hold the string at one slot."""
-    for i, (pno, y, x) in enumerate(slots):
-        same = {pno} | {
-            q for q, yy, xx in slots[i + 1 :]
-            if q % 2 == pno % 2 and abs(yy - y) < SLOT_TOLERANCE and abs(xx - x) < SLOT_TOLERANCE
-        }
-        if len(same) >= MIN_SIDE_REPEATS:
+def _same_place(slots: dict[int, tuple[float, float]]) -> bool:
+    """Whether ``MIN_SIDE_REPEATS`` successive pages of one side (p, p + 2, ...) hold the string at one
+    slot. Successive: a table's header row at the top of pages 232 and 238 is not a running head."""
+    for pno, (y, x) in slots.items():
+        run, q = 1, pno + 2
+        while q in slots and abs(slots[q][0] - y) < SLOT_TOLERANCE and abs(slots[q][1] - x) < SLOT_TOLERANCE:
+            run, q = run + 1, q + 2
+        if run >= MIN_SIDE_REPEATS:
             return True
     return False
 
@@ -89,18 +90,23 @@ def detect_furniture(pdf: pymupdf.Document) -> set[str]:
                 seen.setdefault(norm, {}).setdefault(page.number, _slot(page, x0, y0, x1))
     return {
         s for s, pages in seen.items()
-        if len(pages) >= need or (len(pages) >= MIN_SIDE_REPEATS and _same_place([(p, *xy) for p, xy in pages.items()]))
+        if len(pages) >= need
+        or (len(pages) >= MIN_SIDE_REPEATS and any(c.isalpha() for c in s) and _same_place(pages))
     }
 
 
+def _box(words: list[tuple]) -> tuple[float, float, float, float]:
+    return min(w[0] for w in words), min(w[1] for w in words), max(w[2] for w in words), max(w[3] for w in words)
+
+
 def _band_lines(page: pymupdf.Page, top: float, bottom: float) -> list[tuple[str, tuple[float, float, float, float]]]:
-    """Text and box of each line (PyMuPDF's block/line numbering) lying in the top or bottom band."""
-    lines: dict[tuple[int, int], list[tuple[float, float, float, float, str]]] = {}
-    for x0, y0, x1, y1, word, block, line, _w in page.get_text("words", flags=0):
-        lines.setdefault((block, line), []).append((x0, y0, x1, y1, word))
+    """Text and box of each line of the blocks (PyMuPDF's numbering) lying wholly in the top or bottom band."""
+    blocks: dict[int, dict[int, list[tuple]]] = {}
+    for w in page.get_text("words", flags=0):
+        blocks.setdefault(w[5], {}).setdefault(w[6], []).append(w)
     out = []
-    for words in lines.values():
-        box = (min(w[0] for w in words), min(w[1] for w in words), max(w[2] for w in words), max(w[3] for w in words))
+    for lines in blocks.values():
+        box = _box([w for words in lines.values() for w in words])
         if box[3] <= top or box[1] >= bottom:
-            out.append((" ".join(w[4] for w in words), box))
+            out.extend((" ".join(w[4] for w in words), _box(words)) for words in lines.values())
     return out
