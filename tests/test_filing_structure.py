@@ -75,7 +75,9 @@ def ten_k(tmp_path: Path) -> Path:
     html = (f'<p style="{STYLE}"><b>PART III — OTHER INFORMATION</b></p>'
             f'<p style="{STYLE}"><b>Item 10.</b></p>'
             f'<p style="{STYLE}"><b>Directors, Executive Officers and Corporate Governance</b></p>'
-            f'<p style="{STYLE}">The board has nine members. {FILLER}</p>')
+            f'<p style="{STYLE}">The board has nine members. {FILLER}</p>'
+            f'<p style="{STYLE}"><b>PART IV</b></p><p style="{STYLE}"><b>EXHIBITS AND SCHEDULES</b></p>'
+            f'<p style="{STYLE}"><b>Item 15. Exhibits</b></p><p style="{STYLE}">The exhibits are listed below.</p>')
     assert page.insert_htmlbox(pymupdf.Rect(72, 90, 540, 700), html)[0] >= 0
     path = tmp_path / "acme-10k.pdf"
     doc.save(path)
@@ -94,6 +96,7 @@ def test_part_and_item_headings_set_section_paths(settings: Settings, ten_k: Pat
     assert _one(p3, "PART III").level == 1
     assert _one(p3, "The board has nine").section == ["PART III — OTHER INFORMATION",
                                                       "Item 10. Directors, Executive Officers and Corporate Governance"]
+    assert _one(p3, "The exhibits are").section == ["PART IV EXHIBITS AND SCHEDULES", "Item 15. Exhibits"]
 
 
 def test_two_line_item_heading_is_one_heading(settings: Settings, ten_k: Path) -> None:
@@ -183,3 +186,22 @@ def test_band_text_at_different_places_is_not_furniture() -> None:
     running = furniture.detect_furniture(doc)
     assert "globex annual report" in running
     assert not {"quarterly highlights", "segment results", "package size"} & running
+
+
+def test_part_keeps_apart_from_a_title_case_heading_below(settings: Settings, tmp_path: Path) -> None:
+    """A bare "PART I" takes an upper-case title from the next line, not the next heading, nor the Item
+    below it in the same block."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "PART I", fontsize=10, fontname="hebo")
+    page.insert_text((72, 114), "Forward-Looking Statements", fontsize=10, fontname="hebo")
+    _body(page, 130, "This report contains forward-looking statements. " + FILLER)
+    page.insert_textbox(pymupdf.Rect(72, 240, 540, 280), "PART II\nItem 5. Market for Common Equity", fontsize=10,
+                        fontname="hebo")  # one block
+    _body(page, 285, "Our shares trade on the New York Stock Exchange.")
+    doc.save(tmp_path / "part.pdf")
+    els = _ingest(settings, tmp_path / "part.pdf")[1]
+    assert [(e.text, e.level) for e in els if e.kind == ElementKind.HEADING] == [
+        ("PART I", 1), ("Forward-Looking Statements", 3), ("PART II", 1), ("Item 5. Market for Common Equity", 2)]
+    assert _one(els, "This report").section == ["PART I", "Forward-Looking Statements"]
+    assert _one(els, "Our shares").section == ["PART II", "Item 5. Market for Common Equity"]

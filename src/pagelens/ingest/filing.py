@@ -104,6 +104,22 @@ def is_heading_line(text: str) -> bool:
     return len(title.split()) <= MAX_TITLE_WORDS and _title_case(title)
 
 
+def _upper(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and sum(c.isupper() for c in letters) >= 0.8 * len(letters)
+
+
+def cuts_between(prev: str, row: str, prev_short: bool) -> bool:
+    """Whether a segment must end between two rows of one block: a PART/Item heading set in body
+    text stands on a line of its own ("Item 1A. Risk Factors" after a sentence's end, ending short;
+    "PART I" above "Item 1. Business"), and a bare "PART I" takes only an upper-case title below it."""
+    if is_heading_line(row) and (prev.endswith((".", ":", ";")) or _match(prev) is not None):
+        return True
+    if is_heading_line(prev) and prev_short:
+        return True
+    return bool(PART.match(prev)) and bare(prev) and not _upper(row)
+
+
 def bare(text: str) -> bool:
     """A heading without its title: "Item 7.", "PART II"."""
     found = _match(text)
@@ -118,6 +134,8 @@ def _joinable(head: Element, nxt: Element) -> bool:
     words = nxt.text.split()
     if len(words) > MAX_TITLE_WORDS or not nxt.text[:1].isupper():
         return False
+    if PART.match(head.text) and not _upper(nxt.text):
+        return False  # "PART II" / "OTHER INFORMATION", not "PART I" / "Forward-Looking Statements"
     if nxt.text.endswith(".") and not _title_case(nxt.text):
         return False
     h = max(head.bbox[3] - head.bbox[1], 1.0)

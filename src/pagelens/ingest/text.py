@@ -239,10 +239,7 @@ def _breaks(prev: Row, row: Row, body: float) -> bool:
         return True
     if abs(row.size - prev.size) > 0.9 or (row.bold >= 0.85) != (prev.bold >= 0.85):
         return True
-    # "Item 1A. Risk Factors" set in body text: a line of its own, after a sentence's end and ending short
-    if filing.is_heading_line(row.text) and prev.text.endswith((".", ":", ";")):
-        return True
-    if filing.is_heading_line(prev.text) and row.x1 - prev.x1 > body:
+    if filing.cuts_between(prev.text, row.text, prev_short=row.x1 - prev.x1 > body):
         return True
     return _item_start(row) or _caption_start(row, body)
 
