@@ -205,3 +205,24 @@ def test_part_keeps_apart_from_a_title_case_heading_below(settings: Settings, tm
         ("PART I", 1), ("Forward-Looking Statements", 3), ("PART II", 1), ("Item 5. Market for Common Equity", 2)]
     assert _one(els, "This report").section == ["PART I", "Forward-Looking Statements"]
     assert _one(els, "Our shares").section == ["PART II", "Item 5. Market for Common Equity"]
+
+
+def test_annual_report_style_headings(settings: Settings, tmp_path: Path) -> None:
+    """Glossy annual reports: a dingbat before "PART II", an Item title that runs on to a hanging line,
+    subheadings nested under the Item with their ranks kept, "PART II" as a small running head."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((400, 40), "PART II", fontsize=8, fontname="helv")  # running head, smaller than body
+    page.insert_text((60, 100), "z", fontsize=25, fontname="zadb")
+    page.insert_text((80, 100), "PART II", fontsize=25, fontname="hebo")
+    page.insert_text((42, 150), "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY,", fontsize=16, fontname="hebo")
+    page.insert_text((147, 170), "RELATED STOCKHOLDER MATTERS", fontsize=16, fontname="hebo")
+    page.insert_text((42, 210), "Holders of Record", fontsize=13, fontname="hebo")
+    page.insert_text((42, 230), "Registered Holders", fontsize=10.5, fontname="hebo")
+    _body(page, 240, "There were 2,000 holders of record of our Class A stock. " + FILLER)
+    doc.save(tmp_path / "annual.pdf")
+    els = _ingest(settings, tmp_path / "annual.pdf")[1]
+    item = "ITEM 5. MARKET FOR REGISTRANT'S COMMON EQUITY, RELATED STOCKHOLDER MATTERS"
+    assert [(e.text, e.level) for e in els if e.kind == ElementKind.HEADING] == [
+        ("PART II", 1), (item, 2), ("Holders of Record", 4), ("Registered Holders", 5)]
+    assert _one(els, "There were").section == ["PART II", item, "Holders of Record", "Registered Holders"]

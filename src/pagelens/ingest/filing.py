@@ -80,6 +80,8 @@ def heading_level(rows: list[Any], text: str, body: float, whole_block: bool) ->
     if title.endswith(".") and not _title_case(title):
         return None  # "Item 7. The buyer shall pay within thirty days."
     size = max(r.size for r in rows)
+    if size < 0.95 * body:
+        return None  # a running head ("PART II" in 8 pt over 10 pt text), a footnote
     bold = sum(r.bold for r in rows) / len(rows)
     letters = [c for c in text if c.isalpha()]
     upper = sum(c.isupper() for c in letters) / max(1, len(letters))
@@ -140,18 +142,26 @@ def _joinable(head: Element, nxt: Element) -> bool:
         return False
     h = max(head.bbox[3] - head.bbox[1], 1.0)
     same_line = abs(nxt.bbox[1] - head.bbox[1]) < 0.5 * h and nxt.bbox[0] >= head.bbox[2] - 1
-    below = 0 <= nxt.bbox[1] - head.bbox[3] < 1.5 * h and abs(nxt.bbox[0] - head.bbox[0]) < 4 * h
+    # the next line: boxes of large type may overlap a little; a hanging title starts right of "ITEM 5."
+    below = -0.3 * h <= nxt.bbox[1] - head.bbox[3] < 1.5 * h and head.bbox[0] - 2 * h <= nxt.bbox[0] < head.bbox[2]
     return same_line or below
 
 
+def _open(text: str) -> bool:
+    """A heading line that breaks off mid-title: "Item 5. Market for Registrant's Common Equity,"."""
+    return text.endswith((",", "—", "–", "-", "&")) or text.rsplit(" ", 1)[-1].lower() in _SMALL_WORDS
+
+
 def join_split_headings(els: list[Element]) -> list[Element]:
-    """Merge "Item 7." (a bare filing heading) with the title on the next line or to its right."""
+    """Merge "Item 7." (a bare filing heading), or an Item title that breaks off mid-phrase, with the
+    title (or its rest) on the next line or to its right."""
     out: list[Element] = []
     i = 0
     while i < len(els):
         e = els[i]
         nxt = els[i + 1] if i + 1 < len(els) else None
-        if e.kind == ElementKind.HEADING and e.attrs.get("filing") and bare(e.text) and nxt and _joinable(e, nxt):
+        if (e.kind == ElementKind.HEADING and e.attrs.get("filing") and (bare(e.text) or _open(e.text)) and nxt
+                and _joinable(e, nxt)):
             assert e.bbox and nxt.bbox
             e.text = f"{e.text} {nxt.text}"
             e.bbox = (min(e.bbox[0], nxt.bbox[0]), min(e.bbox[1], nxt.bbox[1]),

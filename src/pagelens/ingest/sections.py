@@ -8,7 +8,8 @@ document-level corrections are applied here:
   ("Abstract" in the style of "1 Introduction"); in the style of numbered subsections it goes one
   level below them ("Task #2: ..." under "3.1 Pre-training BERT");
 * SEC filing headings (``filing``: PART level 1, Item level 2) teach no style, and once an Item has
-  been seen, other headings ("Overview", "Liquidity") nest beneath it rather than replace it.
+  been seen, other headings ("Overview", "Liquidity") nest beneath it (their levels shifted down by
+  the Item's) rather than replace it.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class SectionTracker:
                 if e.attrs.get("filing"):
                     self._in_filing = self._in_filing or level == FILING_ITEM_LEVEL
                 elif self._in_filing:
-                    level = max(level, FILING_ITEM_LEVEL + 1)
+                    level += FILING_ITEM_LEVEL  # below the Item, keeping their own ranks
                 e.level = level
                 while self._stack and self._stack[-1][0] >= level:
                     self._stack.pop()

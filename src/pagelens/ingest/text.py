@@ -310,6 +310,10 @@ def _classify(ctx: PageContext, rows: list[Row], body: float, whole_block: bool)
     if _footnote(rows, text, body, rect.height, rect.y0):
         return ElementKind.FOOTNOTE, text, None
     if _bullet(first):
+        mark = first.spans[0][0].strip()
+        rest = text[len(mark):].strip() if text.startswith(mark) else ""
+        if rest and (level := filing.heading_level(rows, rest, body, whole_block)):  # "● PART II", a dingbat
+            return ElementKind.HEADING, rest, level
         return ElementKind.LIST_ITEM, text[1:].strip() if not first.text[:1].isalnum() else text, None
     level = filing.heading_level(rows, text, body, whole_block)
     if level is None:
