@@ -120,7 +120,7 @@ def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter
         page = doc.new_page()
         page.insert_text((60, 80), FILLER[0].format(i=i + 1), fontsize=14)
         page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), FILLER[1].format(topic=topic), fontsize=11)
-    doc.save(path)
+    doc.save(path, no_new_id=True)  # the same bytes every run: doc ids (and tie-breaks by chunk id) repeat
     doc.close()
 
 

@@ -226,3 +226,23 @@ def test_annual_report_style_headings(settings: Settings, tmp_path: Path) -> Non
     assert [(e.text, e.level) for e in els if e.kind == ElementKind.HEADING] == [
         ("PART II", 1), (item, 2), ("Holders of Record", 4), ("Registered Holders", 5)]
     assert _one(els, "There were").section == ["PART II", item, "Holders of Record", "Registered Holders"]
+
+
+def test_filing_nests_under_the_cover_title(settings: Settings, tmp_path: Path) -> None:
+    """The cover's title stays the root of every path: a chunk of Item 7 still says whose filing it is."""
+    doc = pymupdf.open()
+    cover = doc.new_page(width=612, height=792)
+    cover.insert_text((72, 100), "FORM 10-K", fontsize=10, fontname="helv")
+    cover.insert_text((72, 140), "Acme Corporation", fontsize=20, fontname="helv")
+    _body(cover, 160, "(Exact name of registrant as specified in its charter)")
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((72, 100), "PART II", fontsize=10, fontname="hebo")
+    page.insert_text((72, 125), "Item 7. Liquidity and Capital Resources", fontsize=10, fontname="hebo")
+    page.insert_text((72, 145), "Overview", fontsize=10, fontname="hebo")
+    _body(page, 155, "Capital expenditures were 332 million dollars. " + FILLER)
+    doc.save(tmp_path / "cover.pdf")
+    pages = _ingest(settings, tmp_path / "cover.pdf")
+    assert [(e.text, e.level) for e in pages[2] if e.kind == ElementKind.HEADING] == [
+        ("PART II", 2), ("Item 7. Liquidity and Capital Resources", 3), ("Overview", 6)]
+    assert _one(pages[2], "Capital expenditures").section == [
+        "Acme Corporation", "PART II", "Item 7. Liquidity and Capital Resources", "Overview"]
