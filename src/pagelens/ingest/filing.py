@@ -10,8 +10,10 @@ Here:
   styled (bold, larger, upper case) or, in plain text, stands alone in the full "Item 1A. Risk
   Factors" form with a title-case title. "Item 7 of the agreement ..." (no period after the number)
   and sentences ("Item 7. The buyer shall pay ...") are not headings; table-of-contents lines ending
-  in a page number are not either.
-* ``join_split_headings``: "Item 7." on one line and its title on the next become one heading.
+  in a page number, and lines smaller than body text (running heads), are not either.
+* ``cuts_between``: where a segment must end inside a block, so such a line stands on its own.
+* ``join_split_headings``: "Item 7." on one line and its title on the next become one heading, as do
+  an Item title that breaks off mid-phrase ("... Common Equity,") and its hanging rest.
 * ``dedupe_overprint``: text drawn twice at nearly the same position to fake bold (lines or spans
   whose copy sits less than ``OVERPRINT_TOLERANCE`` away) is kept once, so words are not doubled.
 """

@@ -4,7 +4,8 @@ running headers/footers and page numbers.
 Works on ``ctx.text`` (``get_text("dict")``, computed once per page). Per PyMuPDF block, lines that
 share a baseline are merged into rows; rows are cut into segments where the style changes (size,
 bold, a bullet, a caption label, an equation, a gap, a side-by-side jump), and each segment becomes
-one typed element. Spans inside regions claimed by tables and figures are skipped.
+one typed element. Spans inside regions claimed by tables and figures are skipped. SEC filing
+structure (PART/Item headings, overprinted fake-bold text) is read by ``filing``.
 """
 
 from __future__ import annotations
