@@ -17,7 +17,9 @@ routing off, and each question scoped to its own filing(s) (the ceiling routing 
 ``--style sec`` prints the filings the way EDGAR filings print (issue #10): Item and PART headings in
 body-size bold, "Item 7." and its title on two lines, one heading overprinted to fake bold, a
 "Table of Contents" link and a running head that alternates between even and odd pages (the
-company name on even pages, the form on odd ones, mirrored to the outer edge), page numbers.
+company name on even pages, the form on odd ones, mirrored to the outer edge), page numbers. The
+one-side heads sit on fewer pages than ``furniture.repeat_threshold`` asks and stay in the text:
+"Form 10-K 2016" is where the year the questions ask for is printed.
 """
 
 from __future__ import annotations
