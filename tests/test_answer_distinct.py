@@ -16,9 +16,15 @@ import pytest
 
 from pagelens.answer import distinct as ds
 from pagelens.answer import support as sp
+from pagelens.answer import text as tx
+from pagelens.answer.extractive import ExtractiveAnswerer
+from pagelens.answer.support import FEATURES
 from pagelens.answer.focus import focus_of
 from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from pagelens.models import Chunk
+from pagelens.settings import AnswerSettings, Settings
+
+from answer_support import hit, minilm  # noqa: F401 (minilm: session fixture)
 from pdf_support import draw_ruled_table
 
 BODY = ("REDMOND, April 24, 2025 - Fabrikam Inc. today reported results for the quarter ended March 31, 2025. "
@@ -90,6 +96,19 @@ def test_units_are_names_designators_counts_and_focus_terms():
     assert not second.found(set(), "first quarter results")
 
 
+def test_a_capital_inside_a_word_makes_a_name():
+    """Product names spelt with a capital inside ("iPhone", "eBay") are names like "Instagram": a
+    statement that never prints one does not answer for it."""
+    q = "What were Fabrikam's iPhone net sales in the quarter ended March 29, 2025?"
+    assert ["fabrikam", "iphon"] in tx.key_names(q)
+    assert tx.key_names("eBay revenue in 2024?")[0] == ["ebay"]  # the first word too
+    assert tx.key_names("What is the net income of the company?") == []  # plain words stay out
+    labels = {u.label for u in ds.units(q, ["fabrikam-results.pdf"], focus_of(q), {}) if not u.focus}
+    assert "iphon" in labels
+    assert ds.distinct([u for u in ds.units(q, ["fabrikam-results.pdf"], focus_of(q), {}) if not u.focus],
+                       ds.Sources.of(["Net sales 3 Months Ended March 29, 2025: 12,480"]))[0] == 0.0
+
+
 def test_a_unit_counts_as_absent_only_when_no_source_states_it():
     q = "How many monthly active users did Fabrikam Music have?"
     us = ds.units(q, ["fabrikam.pdf"], focus_of(q), {})
@@ -112,3 +131,27 @@ def test_the_support_score_keeps_the_old_score_when_every_unit_is_local():
     x[sp.FEATURES.index("distinct_names")] = 0.0
     floor = sp.DISTINCT_FLOORS[0]
     assert sp.support_score(x) == pytest.approx(0.8 * floor)
+
+
+def _chunk(doc: str, page: int, text: str) -> Chunk:
+    return Chunk(id=f"{doc}-{page}", doc_id=doc, doc_name=doc, kind="text", text=text, embed_text=text, pages=[page])
+
+
+ARRESTS = ("Arrests by race, 2009. Robbery arrests were 43,039 of White persons, 55,742 of Black persons and "
+           "989 of Asian Pacific Islander persons.")
+
+
+def test_a_name_only_another_document_states_does_not_support_the_answer(minilm):
+    """A distinguishing name counts as stated only by the documents the answer quotes: the word
+    "Hispanic" in another document's notes says nothing about the arrests table."""
+    answerer = ExtractiveAnswerer(AnswerSettings(), minilm)
+    other = _chunk("schools-data.pdf", 3, "perhisp - percentage of Hispanic students in the school district.")
+    same = _chunk("arrests-2009.pdf", 2, "Hispanic origin is not reported by the agencies in these tables.")
+    hits = [hit(_chunk("arrests-2009.pdf", 1, ARRESTS), 1), hit(other, 2)]
+    at = FEATURES.index("distinct_names")
+    q = "How many robbery arrests of Hispanic persons were there in 2009?"
+    assert answerer.evidence(q, hits).features[at] == 0.0
+    assert answerer.answer(q, hits)[1]  # abstained
+    assert answerer.evidence(q, [*hits, hit(same, 3)]).features[at] == 1.0  # its own document states it
+    twin = answerer.answer("How many robbery arrests of Black persons were there in 2009?", hits)
+    assert not twin[1] and "55,742" in twin[0]

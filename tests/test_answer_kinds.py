@@ -98,6 +98,10 @@ def test_answer_types_from_the_wh_word_and_head_noun():
     assert sp.answer_type("What home address is given for the emergency contact?") == "address"
     assert sp.answer_type("What e-mail address did the employee enter?") == "email"  # formats come first
     assert sp.answer_type("What percentage of the price is tax?") == "percent"
+    # "date of" is the asked thing only in the wh-word's phrase, not in the question's condition
+    assert sp.answer_type("What is the effective date of the lease?") == "date"
+    assert sp.answer_type("What date of birth is entered on the form?") == "date"
+    assert sp.answer_type("Within what period must the form arrive for the date of claim to be kept?") != "date"
     assert sp.answer_type("What is the title of the paper?") != "role"  # a document's title is no job
 
 
@@ -121,6 +125,10 @@ def test_designators_and_superlatives_qualify_the_asked_thing():
     assert not kinds.designator_conflict(q, "64 stockholders of record of our Class B stock")
     assert not kinds.designator_conflict("How many Class C shares?", "Class A and Class C stock")
     assert kinds.designators("As of December 31, 2022 the Class B stock") == {"class": {"B"}}  # a month is no key
+    # a question word is no key, and a capital that starts a compound is no designator
+    assert kinds.designators("What R-squared does the Longley regression of TOTEMP report?") == {}
+    assert kinds.designators("Does X-ray imaging show Phase II results?") == {"phase": {"II"}}
+    assert kinds.designators("Which Series A-2 preferred shares?") == {"series": {"A"}}
     q = "In which city is the largest European data center located?"
     assert kinds.missing_superlative(q, "data centers primarily in North America, Europe, and Asia")
     assert not kinds.missing_superlative(q, "our largest data center is in Dublin")

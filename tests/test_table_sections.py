@@ -13,14 +13,13 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from table_support import only_table
 
 from pagelens.app import Pagelens
 from pagelens.index.chunking import chunk_document
-from pagelens.ingest import tables
-from pagelens.ingest.context import PageContext
 from pagelens.models import Element
 from pagelens.row_sections import row_sections
-from pagelens.settings import IngestSettings, Settings
+from pagelens.settings import Settings
 from pagelens.store.images import ImageStore
 
 FONT = 9
@@ -136,18 +135,6 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _table(path: Path, pno: int, tmp_path: Path) -> Element:
-    doc = pymupdf.open(path)
-    ctx = PageContext.build(
-        doc[pno - 1], doc_id="d", file_name=path.name, settings=IngestSettings(), images=ImageStore(tmp_path / "img"),
-        pdf_bytes=path.read_bytes(),
-    )
-    ctx.use_layout = tables.is_hard_page(ctx)
-    els = tables.extract_tables(ctx)
-    assert len(els) == 1, [e.text[:80] for e in els]
-    return els[0]
-
-
 def _records(el: Element) -> dict[str, str]:
     assert el.table is not None and len(el.table.records) == len(el.table.rows)
     return {r.split(" — ")[0]: r for r in el.table.records if r}
@@ -155,7 +142,7 @@ def _records(el: Element) -> dict[str, str]:
 
 @pytest.mark.parametrize("pno", [1, 2])
 def test_rows_under_a_section_row_carry_it(pdf: Path, tmp_path: Path, pno: int) -> None:
-    el = _table(pdf, pno, tmp_path)
+    el = only_table(pdf, tmp_path, pno)
     recs = _records(el)
     assert set(recs) >= {"Products › Net sales", "Products › Cost of sales", "Services › Net sales",
                          "Services › Cost of sales", "Operating expenses › Research and development",
@@ -172,12 +159,12 @@ def test_rows_under_a_section_row_carry_it(pdf: Path, tmp_path: Path, pno: int) 
 
 
 def test_top_rows_before_any_section_carry_none(pdf: Path, tmp_path: Path) -> None:
-    recs = _records(_table(pdf, 1, tmp_path))
+    recs = _records(only_table(pdf, tmp_path, 1))
     assert recs["Net sales"].startswith(f"Net sales — {P3}: $ 95,359")
 
 
 def test_indentation_ends_a_section_without_a_total(pdf: Path, tmp_path: Path) -> None:
-    el = _table(pdf, 3, tmp_path)
+    el = only_table(pdf, tmp_path, 3)
     recs = _records(el)
     assert "Revenue › Subscriptions" in recs and "Cost of revenue › Subscriptions" in recs
     assert "Other income › Interest expense" in recs

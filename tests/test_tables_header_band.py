@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from table_support import only_table
 
 from pagelens.ingest import tables
 from pagelens.ingest.context import PageContext
@@ -178,18 +179,6 @@ def pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _table(path: Path, pno: int, tmp_path: Path) -> Element:
-    doc = pymupdf.open(path)
-    ctx = PageContext.build(
-        doc[pno - 1], doc_id="d", file_name=path.name, settings=IngestSettings(), images=ImageStore(tmp_path / "img"),
-        pdf_bytes=path.read_bytes(),
-    )
-    ctx.use_layout = tables.is_hard_page(ctx)
-    els = tables.extract_tables(ctx)
-    assert len(els) == 1, [e.text[:80] for e in els]
-    return els[0]
-
-
 def _no_placeholders(el: Element) -> None:
     t = el.table
     assert t is not None
@@ -207,7 +196,7 @@ def _row(el: Element, label: str) -> list[str]:
 
 
 def test_tight_date_row_is_cut_into_its_columns_under_the_spanning_periods(pdf: Path, tmp_path: Path) -> None:
-    el = _table(pdf, 1, tmp_path)
+    el = only_table(pdf, tmp_path, 1)
     t = el.table
     assert t is not None
     assert t.header[1:] == PERIODS
@@ -219,7 +208,7 @@ def test_tight_date_row_is_cut_into_its_columns_under_the_spanning_periods(pdf: 
 
 
 def test_year_row_tight_above_the_first_row_under_a_single_rule(pdf: Path, tmp_path: Path) -> None:
-    el = _table(pdf, 2, tmp_path)
+    el = only_table(pdf, tmp_path, 2)
     t = el.table
     assert t is not None
     assert t.header[1:] == [f"Year Ended December 31, {y}" for y in (2024, 2023, 2022)]
@@ -230,7 +219,7 @@ def test_year_row_tight_above_the_first_row_under_a_single_rule(pdf: Path, tmp_p
 
 
 def test_year_row_above_a_ruled_grid_names_its_columns(pdf: Path, tmp_path: Path) -> None:
-    el = _table(pdf, 3, tmp_path)
+    el = only_table(pdf, tmp_path, 3)
     t = el.table
     assert t is not None
     assert t.header[1:] == ["Fiscal Year Ended 2024", "Fiscal Year Ended 2023", "Fiscal Year Ended 2022"]
@@ -242,7 +231,7 @@ def test_year_row_above_a_ruled_grid_names_its_columns(pdf: Path, tmp_path: Path
 
 
 def test_stub_beside_the_period_rows_is_the_label_column_header(pdf: Path, tmp_path: Path) -> None:
-    el = _table(pdf, 4, tmp_path)
+    el = only_table(pdf, tmp_path, 4)
     t = el.table
     assert t is not None
     assert t.header[1:] == ["Three Months Ended Jun. 29, 2024", "Three Months Ended Jul. 1, 2023",
@@ -257,7 +246,7 @@ def test_stub_beside_the_period_rows_is_the_label_column_header(pdf: Path, tmp_p
 
 
 def test_unaudited_row_and_units_note_join_the_band(pdf: Path, tmp_path: Path) -> None:
-    el = _table(pdf, 5, tmp_path)
+    el = only_table(pdf, tmp_path, 5)
     t = el.table
     assert t is not None
     assert t.header[1:] == [f"{p} (unaudited)" for p in PERIODS]
@@ -271,7 +260,7 @@ def test_unaudited_row_and_units_note_join_the_band(pdf: Path, tmp_path: Path) -
 def test_period_titles_above_a_ruled_grid_join_its_date_row(pdf: Path, tmp_path: Path) -> None:
     """The line finder's grid wins the region (no defects), and takes the band the whitespace reading
     found above it: two "June 29, 2024" columns are told apart by their periods."""
-    el = _table(pdf, 6, tmp_path)
+    el = only_table(pdf, tmp_path, 6)
     t = el.table
     assert t is not None and t.finder == "pymupdf"
     assert t.header[1:] == PERIODS
@@ -390,7 +379,7 @@ def printed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 @pytest.mark.parametrize("variant", ["ruled", "stub"])
 def test_printed_html_statement_headers_compose(printed: dict[str, Path], variant: str, tmp_path: Path) -> None:
-    el = _table(printed[variant], 1, tmp_path)
+    el = only_table(printed[variant], tmp_path, 1)
     t = el.table
     assert t is not None
     suffix = " (unaudited)" if variant == "stub" else ""

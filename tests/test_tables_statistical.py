@@ -14,7 +14,7 @@ import pytest
 
 from pagelens.ingest import tables
 from pagelens.ingest.context import PageContext
-from pagelens.ingest.table_segments import value_kind
+from pagelens.ingest.table_values import value_kind
 from pagelens.models import Element
 from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore

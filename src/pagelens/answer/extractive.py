@@ -18,8 +18,8 @@ by default (``answer.abstain = "support"``) when its support score (``support.su
 answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
 share*") in the quoted row's label/column or sentence, a value of the asked type attached to it, the
 question's names on the page, its numbers in the span — and nothing is left when a distinguishing name,
-designator or count of the question ("Instagram", "Class B", "nine months") is in no source
-(``distinct``). ``"rules"`` withholds it when its evidence
+designator or count of the question ("Instagram", "Class B", "nine months") is in no source of the
+documents the answer quotes (``distinct``). ``"rules"`` withholds it when its evidence
 score is below ``answer.abstain_threshold``, a date or two of the question's names are missing from the
 answer's own page, the thing asked for is in no source, or the asked value's form (an e-mail address, a
 web address, a phone number, a date) is not in the answer's span; ``"calibrated"`` when a logistic
@@ -92,7 +92,8 @@ _NUMERIC_Q = re.compile(
     r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much)\b",
     re.I,
 )
-_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|\bdate of\b|\bdated\b|\bbirth\s?date\b", re.I)
+_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|" + sp.ASKED_DATE_OF + r"|\bdated\b|\bbirth\s?date\b",
+                     re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
@@ -114,7 +115,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 9
+EXTRACTIVE_VERSION = 13
 
 
 @dataclass
@@ -199,7 +200,12 @@ class ExtractiveAnswerer:
         features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
                                     parties)
         units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
-        stated = ds.Sources.of([t for h in top for c in h.all_chunks() for t in (c.text, *c.section)])
+        # A distinguishing name is stated for the answer only by the documents the answer quotes: a
+        # page of another document that happens to hold it ("Hispanic" in a data set's notes) says
+        # nothing about the quoted table.
+        own = {top[c.source].chunk.doc_name for c in chosen}
+        stated = ds.Sources.of([t for h in top if h.chunk.doc_name in own for c in h.all_chunks()
+                                for t in (c.text, *c.section)])
         features += ds.distinct(units, stated)
         return Evidence(" ".join(parts), best.score, features, flags)
 

@@ -82,7 +82,12 @@ ROLE_WORDS = frozenset(
     "inspector agent pilot programmer economist strategist".split())
 """General English role nouns: a job title names one of them."""
 
-_DESIGNATOR = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z]|[IVX]{1,4}|\d{1,3})\b(?![.,]?\d)")
+# "Class B", "Phase II", "Item 7"; not the first letter of a compound ("What R-squared", "an X-ray")
+_DESIGNATOR = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z]|[IVX]{1,4}|\d{1,3})\b(?![.,]?\d)(?![-'’][a-z])")
+# Words that cannot carry a designator: function words, and the question and auxiliary words that open
+# a question before a capital ("What R ...", "Does X ...").
+_NOT_KEYS = frozenset("the and for with from what which who whom whose when where why how does did do is are "
+                      "was were has have had can could should would will shall may might must".split())
 _SUPERLATIVE = re.compile(r"\b(largest|biggest|smallest|highest|lowest|greatest|least|oldest|newest|youngest|"
                           r"earliest|latest|longest|shortest|first|last|main|primary|principal|top|fastest|"
                           r"slowest|cheapest|most|fewest)\b", re.I)
@@ -154,7 +159,7 @@ def designators(text: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for m in _DESIGNATOR.finditer(text):
         key = m.group(1).lower()
-        if key in _MONTHS or key in ("the", "and", "for", "with", "from"):
+        if key in _MONTHS or key in _NOT_KEYS:
             continue
         out.setdefault(key, set()).add(m.group(2).upper())
     return out

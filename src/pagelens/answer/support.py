@@ -46,12 +46,18 @@ FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found",
             "focus_found", "dates_found", "focus_span", "type_near", "conditions", "distinct_names",
             "distinct_focus")
 
+ASKED_DATE_OF = (r"^\s*(the\s+)?date of\b|\b(what|which)\s+(is|was|are|were)\s+(the\s+)?([\w-]+\s+)?date of\b|"
+                 r"\b(give|state|enter|find)\s+the\s+date of\b")
+"""A question whose asked thing is "the date of ..." (the wh-word's own phrase, or an opening "Date of")."""
+
 # Expected answer types: (type, what in a question asks for it). Checked in this order; the first wins.
 _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\be-?mail\b", re.I)),
     ("url", re.compile(r"\b(web\s?site|web address|url|homepage|web page)\b", re.I)),
     ("phone", re.compile(r"\b(tele)?phone|\bfax\b|\bmobile number\b", re.I)),
-    ("date", re.compile(r"\b(what|which)\s+(date|day)\b|\bdate of\b|\bbirth\s?date\b", re.I)),
+    # "date of" asks for a date when it is the asked thing ("what is the date of ..."), not when it is
+    # part of the condition ("within what period ... for the date of claim to be preserved?")
+    ("date", re.compile(r"\b(what|which)\s+(date|day)\b|" + ASKED_DATE_OF + r"|\bbirth\s?date\b", re.I)),
     # "When ...?" is answered by any time expression — a date, but also "in the third quarter", "each
     # spring", "after the merger" — so it is a soft type (ranking, support), never a format rule.
     ("when", re.compile(r"^\s*when\b", re.I)),

@@ -189,15 +189,19 @@ MONTHS = frozenset(
 
 def key_names(question: str) -> list[list[str]]:
     """The distinctive names a question relies on, each as the stems of its words: runs of
-    capitalised words and acronyms ("Global Electronics", "BLEU", "English-to-German") and years.
-    The question's first word is skipped (capitalised anyway)."""
+    capitalised words and acronyms ("Global Electronics", "BLEU", "English-to-German"), words with a
+    capital inside ("iPhone", "eBay") and years. The question's first word is skipped (capitalised
+    anyway) unless it has a capital inside."""
     names: list[list[str]] = []
     run: list[str] = []
     tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9_'’.\-]*|[^\sA-Za-z0-9]", question)
     for i, tok in enumerate(tokens):
         tok = tok.rstrip(".'’").removesuffix("'s").removesuffix("’s")
         parts = [p for p in re.split(r"[-_]", tok) if p]
-        capital = i > 0 and bool(parts) and any(p[0].isupper() for p in parts) and tok.lower() not in STOPWORDS
+        # a capital inside a word names a thing too: "iPhone", "eBay", "macOS" (first word included)
+        camel = any(p[0].islower() and any(ch.isupper() for ch in p[1:]) for p in parts)
+        capital = (i > 0 or camel) and bool(parts) and any(p[0].isupper() or camel for p in parts) \
+            and tok.lower() not in STOPWORDS
         year = bool(_YEAR.match(tok))
         if capital or year:
             for p in parts:

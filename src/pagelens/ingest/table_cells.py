@@ -8,24 +8,23 @@ extraction per cell.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from pagelens.ingest.table_render import clean_cell
+from pagelens.ingest.table_values import (
+    is_amount,
+    is_caption_label,
+    is_currency,
+    is_numeric,
+    is_period,
+    is_value,
+    is_year,
+)
 
 Word = tuple  # (x0, y0, x1, y1, text, block, line, word_no) as page.get_text("words") gives them
 Cell = tuple[float, float, float, float] | None  # None: covered by a merged cell to its left/above
-
-_NUMERIC = re.compile(r"^[-+±~≈<>(]*[$€£]?\d[\d.,/:]*%?\)?[*†‡]*$|^[-–—]$")
-
-
-def is_numeric(text: str) -> bool:
-    """True for cell values such as ``60.5``, ``86.7/85.9``, ``146,982``, ``12%`` or a lone dash."""
-    parts = text.split()
-    return bool(parts) and all(_NUMERIC.match(p) for p in parts)
-
 
 @dataclass
 class Grid:
@@ -209,27 +208,81 @@ def drop_empty(grid: Grid) -> Grid:
     return Grid(cells=[[r[j] for j in cols] for r in cells], row_boxes=boxes)
 
 
+def reads_as_data(row: Sequence[str]) -> bool:
+    """A row of values, not of column titles: most of its filled cells are amounts, or it is a label
+    followed by amounts only, not all of them years ("Cash | $ 1,204"; "Item | 2023" is a header).
+
+    A currency sign in a cell of its own ("Cash | $ | 1,204") counts for neither side: statements
+    set it apart from the first row's values, and a row of signs alone may sit under the titles.
+    """
+    filled = [c for c in row if c and not is_currency(c)]
+    if not filled:
+        return False
+    values = [c for c in filled if is_value(c)]
+    if len(values) > len(filled) / 2:
+        return True
+    label, rest = filled[0], filled[1:]
+    return label == row[0] and bool(rest) and values == rest and not all(is_year(c) for c in rest)
+
+
+def _label_column(body: Sequence[Sequence[str]]) -> bool:
+    """The first column holds row labels: most of its filled body cells are text, not amounts."""
+    col = [r[0] for r in body if r and r[0]]
+    return bool(col) and sum(1 for c in col if is_amount(c)) <= len(col) / 2
+
+
+def _amount_column(body: Sequence[Sequence[str]], j: int) -> bool:
+    """Column ``j`` of the body holds amounts, and not only years down the rows (a column of years
+    is data: a period over it titles nothing)."""
+    col = [r[j] for r in body if j < len(r) and r[j] and not is_currency(r[j])]
+    amounts = [c for c in col if is_amount(c)]
+    return len(amounts) > len(col) / 2 and any(is_value(c) and not is_period(c) for c in amounts)
+
+
+def reads_as_periods(row: Sequence[str], body: Sequence[Sequence[str]]) -> bool:
+    """Column titles that are periods, over the rows ``body`` ("| 2023 | 2022", "Item | 2023 | 2022",
+    "(in millions) | FY2023 | FY2022", "Three months ended June 30, | 2023 | 2022").
+
+    Every number of the row is a period, no two alike, each over a body column of amounts; the label
+    cell is empty or a caption (``is_caption_label``), never a row label ("Revenue | 2023 | 2022" may
+    be amounts). Years are data where they are the row labels ("2019 | Launch of X") or a column of
+    years runs down the body.
+    """
+    numbers = [(j, c) for j, c in enumerate(row) if c and is_value(c)]
+    if not numbers or not all(is_period(c) for _, c in numbers):
+        return False
+    if len({" ".join(c.split()).lower() for _, c in numbers}) < len(numbers):
+        return False
+    if _label_column(body) and row[0] and (is_value(row[0]) or not is_caption_label(row[0])):
+        return False
+    return all(_amount_column(body, j) for j, _ in numbers)
+
+
 def detect_header(grid: Grid) -> Grid:
     """Mark the leading header rows.
 
-    The first row is the header unless it reads like data (mostly numbers). Following rows (two at
-    most) join the header while they hold no numbers and either leave the first column empty (the
-    "EM F1 EM F1" line under "System | Dev | Test") or sit under a row of group titles with gaps
-    ("Hyperparams" over "#L #H #A"). A header cell left empty beside a filled one (a spanning group title such
-    as "Dev" over two columns) is filled from the left so each column name is complete.
+    The first row is the header unless it reads like data (``reads_as_data``: mostly amounts, or a
+    label and its amounts, "$ 1,234" and "$ (56)" included) and not as periods over amounts
+    (``reads_as_periods``: "| 2023 | 2022"). Following rows (two at most) join the header while they
+    are periods ("2023 | 2022" under "Three months ended June 30,"), or hold no amounts and either
+    leave the first column empty (the "EM F1 EM F1" line under "System | Dev | Test") or sit under a
+    row of group titles with gaps ("Hyperparams" over "#L #H #A"). A header cell left empty beside a filled one (a spanning group title such as "Dev"
+    over two columns) is filled from the left so each column name is complete.
     """
     cells = grid.cells
     if len(cells) < 2:
         return grid
-    first = [c for c in cells[0] if c]
-    if not first or sum(is_numeric(c) for c in first) > len(first) / 2:
+    if not any(cells[0]) or (reads_as_data(cells[0]) and not reads_as_periods(cells[0], cells[1:])):
         return grid
     n = 1
     while n < min(len(cells) - 1, 3):
         row = cells[n]
-        if not any(row) or any(is_numeric(c) for c in row if c) or not any(row[1:]):
+        if any(row[1:]) and reads_as_periods(row, cells[n + 1 :]):
+            n += 1
+            continue
+        if not any(row) or any(is_value(c) for c in row if c) or not any(row[1:]):
             break  # empty, data, or a section title alone in the first column
-        numeric_body = any(is_numeric(c) for r in cells[n + 1 :] for c in r if c)
+        numeric_body = any(is_value(c) for r in cells[n + 1 :] for c in r if c)
         if row[0] and (all(cells[n - 1]) or not numeric_body):
             break  # a label in the first column under a full row, or in a table of text: data
         n += 1

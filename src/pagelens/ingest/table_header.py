@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pagelens.ingest.table_segments import Line, Segment, is_year, segment
+from pagelens.ingest.table_segments import Line, Segment, segment
+from pagelens.ingest.table_values import is_year
 
 SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b|\b(thousands|millions|billions)\s+of\b", re.I)
 MAX_HEADER_LINES = 6

@@ -13,39 +13,12 @@ import re
 from dataclasses import dataclass, field
 
 from pagelens.ingest.table_cells import Word
+from pagelens.ingest.table_values import CURRENCY, value_kind
 
-# One value cell: 1,234  (1,234)  $1,234  $ (479)  ($479)  12%  12 %  (12)%  2.98  -5.2  1.0x  35 bps
-# 80.6/80.1  392k
-_NUMBER = r"[(]?[-−–]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[kmb]?[)]?"
-_VALUE = re.compile(
-    rf"^[(\[]?[-+−–±~]?[(]?[$€£¥]?{_NUMBER}(?:/{_NUMBER})*%?[)\]]?"
-    r"(?:x|bps|pts|pp)?[*†‡]*(?:\(\d\))?$",
-    re.I,
-)
-_NIL = re.compile(r"^(?:[-−–—]+%?|n/?a|nm|n\.m\.|nil|\*)$", re.I)  # a dash, "—%", n/a, NM
-# Statistical agencies' cell markers (Census, BLS): (X) not applicable, (NA) not available, (D) withheld,
-# (Z) rounds to zero, (S) below standards. Upper case only: "(a)", "(b)" are footnote marks.
-_AGENCY_NIL = re.compile(r"^\((?:X|NA|D|Z|S)\)$")
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
 _LEADER = re.compile(r"(?:\s*[.·…_](?:\s?[.·…_]){2,}\s*)")  # ". . . ." or "......" dot leaders
 _LEADER_END = re.compile(r"(?:[.·…_]\s?){3,}$")  # a word that ends a leader run
 _DOTS = re.compile(r"^[.·…_]+$")
-_CURRENCY = frozenset("$€£¥")
 _CLOSE = re.compile(r"(\d)\s+\)")
-
-
-def value_kind(text: str) -> str | None:
-    """``"num"`` for a number cell, ``"nil"`` for a dash / n/a cell, None for text."""
-    compact = text.replace(" ", "")
-    if _VALUE.match(compact):
-        return "num"
-    if _NIL.match(compact) or _AGENCY_NIL.match(compact):
-        return "nil"
-    return None
-
-
-def is_year(text: str) -> bool:
-    return bool(_YEAR.match(text.strip()))
 
 
 def strip_leaders(text: str) -> str:
@@ -143,7 +116,7 @@ def _join_pieces(parts: list[list[Word]]) -> list[list[Word]]:
         text = " ".join(w[4] for w in part).strip()
         if out:
             prev = " ".join(w[4] for w in out[-1]).strip()
-            if prev in _CURRENCY or prev in ("(", "$(", "($"):
+            if prev in CURRENCY or prev in ("(", "$(", "($"):
                 if value_kind(text) or text.startswith("("):
                     out[-1] = out[-1] + part
                     continue

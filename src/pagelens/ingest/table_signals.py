@@ -8,7 +8,7 @@ from typing import Any
 
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_captions import CAPTION as _CAPTION
-from pagelens.ingest.table_cells import is_numeric
+from pagelens.ingest.table_values import is_numeric
 from pagelens.ingest.table_whitespace import MIN_DATA_ROWS, aligned_rows
 
 

@@ -13,7 +13,8 @@ import re
 
 import pymupdf
 
-from pagelens.ingest.table_cells import Cell, Word, group_lines, is_numeric
+from pagelens.ingest.table_cells import Cell, Word, group_lines
+from pagelens.ingest.table_values import is_numeric
 
 CAPTION = re.compile(r"^\s*(?:Table|TABLE|Tab\.)\s*(?:[0-9]+|[IVXL]+\b)")
 

@@ -38,6 +38,7 @@ from pagelens.ingest.table_header import (
     stub_line,
 )
 from pagelens.ingest.table_segments import Line, Segment, numeric_lines, page_lines
+from pagelens.ingest.table_textcols import split_texts, text_cuts
 
 MIN_DATA_ROWS = 3  # data lines a block needs (two when a band of years names the columns)
 MAX_PROSE_WORDS = 12  # a line between data lines with more words is prose: it ends the block
@@ -55,6 +56,7 @@ class _Row:
     lines: list[Line] = field(default_factory=list)
     data: bool = True
     label_x0: float = 0.0
+    parts: list[Segment] = field(default_factory=list)  # the label's pieces, in reading order
 
 
 @dataclass
@@ -169,6 +171,7 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
             label_segs, cells = _split_line(line, columns)
             label = " ".join(s.text for s in label_segs)
             x0 = label_segs[0].x0 if label_segs else line.x0
+            parts = list(label_segs)
             nxt = next((lines[k] for k in range(i + 1, min(len(lines), i + 3)) if _is_data(lines[k])), None)
             same = nxt is not None and abs(_label_start(nxt, columns) - x0) <= 2  # more rows at this indent
             for p in pending:
@@ -177,11 +180,12 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
                 if joins and not p.text.endswith(":"):
                     label = f"{p.text} {label}".strip()
                     x0 = p.x0
+                    parts = [*p.segments, *parts]  # the label read as above: the joined line first
                 else:
-                    rows.append(_Row(p.text, [""] * len(columns), [p], data=False, label_x0=p.x0))
+                    rows.append(_Row(p.text, [""] * len(columns), [p], data=False, label_x0=p.x0, parts=list(p.segments)))
             pending = []
             data = _is_data(line) or (values_only and line.hard_values > 0)
-            rows.append(_Row(label, [" ".join(c) for c in cells], [line], data=data, label_x0=x0))
+            rows.append(_Row(label, [" ".join(c) for c in cells], [line], data=data, label_x0=x0, parts=parts))
             i += 1
             continue
         if _label_only(line, columns) and prev is None and not after:
@@ -198,6 +202,7 @@ def _rows(lines: list[Line], start: int, end: int, columns: list[Column], pitch:
             if wraps and not prev.label.endswith(":"):
                 prev.label = f"{prev.label} {line.text}".strip()
                 prev.lines.append(line)
+                prev.parts += line.segments
             elif not after:
                 pending.append(line)
             else:
@@ -288,6 +293,11 @@ def _table(lines: list[Line], block: list[int]) -> FoundTable | None:
     if filled < 0.4 * len(data) * len(columns):
         return None
     header = header_cells(band, columns) if band else []
+    stop = columns[0].x0 + 1
+    heads = [s for ln in band for s in ln.segments if s.x1 <= stop]
+    cuts = text_cuts([r.parts for r in data], heads, stop, lines[first].height)
+    if cuts:  # more than one column of text before the values
+        header = [*split_texts(heads, cuts), *header[1:]]
     used = band + [ln for r in rows for ln in r.lines]
     bbox = pymupdf.Rect(
         min(ln.x0 for ln in used), min(ln.y0 for ln in used), max(ln.x1 for ln in used), max(ln.y1 for ln in used)
@@ -296,7 +306,7 @@ def _table(lines: list[Line], block: list[int]) -> FoundTable | None:
     return FoundTable(
         bbox=bbox,
         header=header if any(header) else [],
-        rows=[[r.label, *r.cells] for r in rows],
+        rows=[[*(split_texts(r.parts, cuts) if cuts else [r.label]), *r.cells] for r in rows],
         title=title,
         scale=scale_note(texts),
         columns=columns,

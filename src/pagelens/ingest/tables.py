@@ -33,19 +33,20 @@ import pymupdf
 
 from pagelens.errors import ComponentUnavailable
 from pagelens.ingest.context import PageContext
-from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, is_numeric, junk_reason
+from pagelens.ingest.table_cells import Cell, Grid, detect_header, drop_empty, grid_from_rows, junk_reason
 from pagelens.ingest.table_captions import CAPTION as _CAPTION
 from pagelens.ingest.table_chars import fast_chars
 from pagelens.ingest.table_captions import assign_captions, caption_near, figure_caption_near
 from pagelens.ingest.layout_model import PageTier, page_tier
 from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.ingest.table_mono import find_mono_tables, has_char_rules
-from pagelens.ingest.table_prefer import band_header, prefer_whitespace
+from pagelens.ingest.table_prefer import band_header, prefer_whitespace, with_band
 from pagelens.ingest.table_records import label_positions, row_records
 from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled, text_between_rules
 from pagelens.ingest.table_render import to_html, to_markdown
 from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
+from pagelens.ingest.table_values import is_numeric
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.ingest.ruled_regions import FORM_WIDGETS, form_widgets_in
 from pagelens.row_sections import row_sections
@@ -319,7 +320,8 @@ def _resolve(whitespace: list[tuple[Grid, _Candidate]], others: list[tuple[Grid,
         if rivals:
             best = max(rivals, key=lambda gc: quality(gc[0]))
             if not prefer_whitespace(grid, best[0]):
-                _take_band(best, grid, cand)
+                for rival in rivals:  # every reading of the region: a banded one scores lower (quality)
+                    _take_band(rival, grid, cand)
                 continue
             pool = [gc for gc in pool if all(gc is not r for r in rivals)]
         pool.append((grid, cand))
@@ -335,13 +337,12 @@ def _mono(ctx: PageContext) -> list[tuple[Grid, _Candidate]]:
 
 def _take_band(kept: tuple[Grid, _Candidate], whitespace: Grid, cand: _Candidate) -> None:
     """Give the kept grid the whitespace reading's header band when it names the same columns more
-    fully (``table_prefer.band_header``), and stretch its box over the band."""
+    fully (``table_prefer.band_header``, ``with_band``), and stretch its box over the band."""
     grid, other = kept
     header = band_header(whitespace, grid)
     if header is None:
         return
-    grid.cells[: grid.header_rows] = [header]
-    grid.header_rows = 1
+    with_band(grid, header)
     other.bbox = pymupdf.Rect(other.bbox) | cand.bbox
     other.scale = other.scale or cand.scale
     other.title = other.title or cand.title
