@@ -13,6 +13,13 @@ second quarter (the 10-K of that year looks alike). Prints hit@1 / hit@5 / MRR o
 (all pages needed for multi-page and cross-doc) and extractive answer accuracy (every part's value
 needed for multi-page and cross-doc) for routing on,
 routing off, and each question scoped to its own filing(s) (the ceiling routing aims at).
+
+``--style sec`` prints the filings the way EDGAR filings print (issue #10): Item and PART headings in
+body-size bold, "Item 7." and its title on two lines, one heading overprinted to fake bold, a
+"Table of Contents" link and a running head that alternates between even and odd pages (the
+company name on even pages, the form on odd ones, mirrored to the outer edge), page numbers. The
+one-side heads sit on fewer pages than ``furniture.repeat_threshold`` asks and stay in the text:
+"Form 10-K 2016" is where the year the questions ask for is printed.
 """
 
 from __future__ import annotations
@@ -72,7 +79,27 @@ def _values(ci: int, year: int) -> dict[str, str]:
             "dividend": f"{seed % 3}.{10 + seed % 80}"}
 
 
-def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter: bool, filler: int = 0) -> None:
+def _sec_page(page: pymupdf.Page, title: str, company: str, form: str, part: str | None, split: bool, overprint: bool) -> None:
+    """A section page printed like an EDGAR filing (``--style sec``): the title in body-size bold."""
+    width = page.rect.width
+    page.insert_text((60, 30), "Table of Contents", fontsize=8, color=(0, 0, 1))
+    if page.number % 2:  # even page number: company name on the outer (left) edge
+        page.insert_text((60, 44), company, fontsize=8)
+        page.insert_text((60, 800), str(page.number + 1), fontsize=8)
+    else:
+        page.insert_text((width - 60 - pymupdf.get_text_length(form, "helv", 8), 44), form, fontsize=8)
+        page.insert_text((width - 66, 800), str(page.number + 1), fontsize=8)
+    if part:
+        page.insert_text((60, 62), part, fontsize=11, fontname="hebo")
+    number, _, name = title.partition(". ")
+    lines = [number + ".", name] if split else [title]
+    for i, line in enumerate(lines):
+        for dx in (0.0, 0.3) if overprint else (0.0,):
+            page.insert_text((60 + dx, 80 + 14 * i), line, fontsize=11, fontname="hebo")
+
+
+def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter: bool, filler: int = 0,
+            style: str = "plain") -> None:
     doc = pymupdf.open()
     page = doc.new_page()
     period = f"For the quarterly period ended June 30, {year}" if quarter else f"For the fiscal year ended December 31, {year}"
@@ -82,20 +109,24 @@ def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter
              period, company, "(Exact name of registrant as specified in its charter)"]
     for i, line in enumerate(lines):
         page.insert_text((60, 90 + 26 * i), line, fontsize=18 if line == company else 10)
-    for title, body in SECTIONS:
+    form = f"{'Form 10-Q' if quarter else 'Form 10-K'} {year}"
+    for i, (title, body) in enumerate(SECTIONS):
         page = doc.new_page()
-        page.insert_text((60, 80), title, fontsize=14)
+        if style == "sec":
+            _sec_page(page, title, company, form, {0: "PART I", 1: "PART II"}.get(i), split=i == 1, overprint=i == 2)
+        else:
+            page.insert_text((60, 80), title, fontsize=14)
         page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), body.format(**values), fontsize=11)
     for i in range(filler):
         topic = FILLER_TOPICS[i % len(FILLER_TOPICS)]
         page = doc.new_page()
         page.insert_text((60, 80), FILLER[0].format(i=i + 1), fontsize=14)
         page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), FILLER[1].format(topic=topic), fontsize=11)
-    doc.save(path)
+    doc.save(path, no_new_id=True)  # the same bytes every run: doc ids (and tie-breaks by chunk id) repeat
     doc.close()
 
 
-def build(root: Path, companies: int, years: list[int], filler: int = 0) -> list[dict]:
+def build(root: Path, companies: int, years: list[int], filler: int = 0, style: str = "plain") -> list[dict]:
     """Questions: ``pdf``/``pages`` lists of gold (file, page) pairs, ``kind``, ``all``: every page needed."""
     docs = []
     n = 0
@@ -107,7 +138,7 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0) -> list
             name = f"filing-{n:04d}.pdf" if n % 2 else f"{short.lower()}-10k-{year}.pdf"
             names[year] = name
             values = _values(ci, year)
-            _filing(root / name, company, year, values, quarter=False, filler=filler)
+            _filing(root / name, company, year, values, quarter=False, filler=filler, style=style)
             for template, section, key in QUESTIONS:
                 docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
                              "kind": "named", "all": False, "answer": values[key].lstrip("$")})
@@ -124,7 +155,7 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0) -> list
         year = years[-1]
         name = f"filing-{n:04d}.pdf" if n % 2 else f"{short.lower()}-10q-q2-{year}.pdf"
         values = _values(ci + 17, year)
-        _filing(root / name, company, year, values, quarter=True, filler=filler)
+        _filing(root / name, company, year, values, quarter=True, filler=filler, style=style)
         template, section, key = QUARTER_Q
         docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
                      "kind": "quarter", "all": False, "answer": values[key]})
@@ -162,10 +193,12 @@ def main() -> None:
     ap.add_argument("--root", type=Path, help="folder to build into (and reuse: PDFs and home are kept)")
     ap.add_argument("--no-answers", action="store_true", help="retrieval only")
     ap.add_argument("--filler", type=int, default=0, help="look-alike pages added after each filing's sections")
+    ap.add_argument("--style", choices=("plain", "sec"), default="plain",
+                    help="plain: 14 pt headings; sec: printed like EDGAR filings (see above)")
     args = ap.parse_args()
     root = args.root or Path(tempfile.mkdtemp(prefix="pagelens-routing-"))
     (root / "pdfs").mkdir(parents=True, exist_ok=True)
-    questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler)
+    questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler, args.style)
     settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
     t0 = time.perf_counter()
     with Pagelens(settings) as app:

@@ -6,13 +6,19 @@ document-level corrections are applied here:
 * a heading whose text matches an outline (PDF bookmarks) title takes the outline's level;
 * an unnumbered heading set in the same style (size, bold) as numbered top-level ones is top-level
   ("Abstract" in the style of "1 Introduction"); in the style of numbered subsections it goes one
-  level below them ("Task #2: ..." under "3.1 Pre-training BERT").
+  level below them ("Task #2: ..." under "3.1 Pre-training BERT");
+* SEC filing headings (``filing``: PART level 1, Item level 2) teach no style, and once an Item has
+  been seen, other headings ("Overview", "Liquidity") nest beneath it (their levels shifted down by
+  the Item's) rather than replace it. When the path still holds the cover's title (a level-1
+  heading of page 1: "Acme Corporation") as the first PART or Item arrives, the filing nests beneath
+  it, so every section path keeps naming whose filing it is ("Acme Corporation › PART II › Item 7").
 """
 
 from __future__ import annotations
 
 import re
 
+from pagelens.ingest.filing import ITEM_LEVEL as FILING_ITEM_LEVEL
 from pagelens.models import FURNITURE_KINDS, Element, ElementKind, TocEntry
 
 _NUMBER_PREFIX = re.compile(r"^(?:(?:chapter|section|part|appendix)\s+)?(?:\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)\.?:?\s+", re.I)
@@ -40,6 +46,9 @@ class SectionTracker:
                 self._toc_levels.setdefault(key, entry.level)
         self._style_levels: dict[tuple[float, bool], int] = {}
         self._stack: list[tuple[int, str]] = []
+        self._in_filing = False  # an Item has been seen
+        self._cover: str | None = None  # the first level-1 heading of page 1
+        self._base: int | None = None  # levels the filing structure sits below the cover's title
 
     def _level(self, e: Element) -> int:
         toc = self._toc_levels.get(_key(e.text))
@@ -56,7 +65,7 @@ class SectionTracker:
     def assign(self, els: list[Element]) -> None:
         """Set ``section`` on every element (in reading order) and fix heading levels in place."""
         for e in els:
-            if e.kind == ElementKind.HEADING and e.attrs.get("numbered") and e.level:
+            if e.kind == ElementKind.HEADING and e.attrs.get("numbered") and e.level and not e.attrs.get("filing"):
                 self._style_levels.setdefault(_style(e), e.level)
         for e in els:
             if e.kind in FURNITURE_KINDS or e.kind == ElementKind.METADATA:
@@ -64,6 +73,15 @@ class SectionTracker:
                 continue
             if e.kind == ElementKind.HEADING:
                 level = self._level(e)
+                if e.attrs.get("filing"):
+                    if self._base is None:
+                        self._base = int(bool(self._stack) and self._stack[0] == (1, self._cover))
+                    self._in_filing = self._in_filing or level == FILING_ITEM_LEVEL
+                    level += self._base
+                elif self._in_filing:
+                    level += FILING_ITEM_LEVEL + (self._base or 0)  # below the Item, keeping their own ranks
+                if e.page == 1 and level == 1 and self._cover is None:
+                    self._cover = e.text
                 e.level = level
                 while self._stack and self._stack[-1][0] >= level:
                     self._stack.pop()

@@ -4,7 +4,8 @@ running headers/footers and page numbers.
 Works on ``ctx.text`` (``get_text("dict")``, computed once per page). Per PyMuPDF block, lines that
 share a baseline are merged into rows; rows are cut into segments where the style changes (size,
 bold, a bullet, a caption label, an equation, a gap, a side-by-side jump), and each segment becomes
-one typed element. Spans inside regions claimed by tables and figures are skipped.
+one typed element. Spans inside regions claimed by tables and figures are skipped. SEC filing
+structure (PART/Item headings, overprinted fake-bold text) is read by ``filing``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-from pagelens.ingest import formulas
+from pagelens.ingest import filing, formulas
 from pagelens.ingest.claims import touches_claim
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.furniture import BAND, is_page_number, normalize
@@ -178,6 +179,8 @@ def _is_furniture_row(row: Row, running: set[str]) -> bool:
     parts = row.part_texts
     if len(parts) < 2:
         return False
+    if all(is_page_number(p) or normalize(p) in running for p in parts):
+        return True  # "Acme Corporation ... 2023 Form 10-K" merged into one row
     for number, rest in ((parts[0], parts[1:]), (parts[-1], parts[:-1])):
         if is_page_number(number):
             other = normalize(" ".join(rest))
@@ -236,6 +239,8 @@ def _breaks(prev: Row, row: Row, body: float) -> bool:
     if row.x0 > prev.x1 or row.x1 < prev.x0 or row.y0 - prev.y1 > 0.9 * max(prev.h, row.h):
         return True
     if abs(row.size - prev.size) > 0.9 or (row.bold >= 0.85) != (prev.bold >= 0.85):
+        return True
+    if filing.cuts_between(prev.text, row.text, prev_short=row.x1 - prev.x1 > body):
         return True
     return _item_start(row) or _caption_start(row, body)
 
@@ -306,8 +311,14 @@ def _classify(ctx: PageContext, rows: list[Row], body: float, whole_block: bool)
     if _footnote(rows, text, body, rect.height, rect.y0):
         return ElementKind.FOOTNOTE, text, None
     if _bullet(first):
+        mark = first.spans[0][0].strip()
+        rest = text[len(mark):].strip() if text.startswith(mark) else ""
+        if rest and (level := filing.heading_level(rows, rest, body, whole_block)):  # "● PART II", a dingbat
+            return ElementKind.HEADING, rest, level
         return ElementKind.LIST_ITEM, text[1:].strip() if not first.text[:1].isalnum() else text, None
-    level = _heading_level(rows, text, body, whole_block)
+    level = filing.heading_level(rows, text, body, whole_block)
+    if level is None:
+        level = _heading_level(rows, text, body, whole_block)
     if level is not None:
         return ElementKind.HEADING, text, level
     if _ENUM.match(first.text):
@@ -317,6 +328,7 @@ def _classify(ctx: PageContext, rows: list[Row], body: float, whole_block: bool)
 
 def extract_text(ctx: PageContext) -> list[Element]:
     """Typed text elements of one page (reading order is set later by ``order.reading_order``)."""
+    filing.dedupe_overprint(ctx.text)
     rows_by_block = [
         rows for b in ctx.text.get("blocks", []) if b.get("type") == 0 and (rows := _block_rows(ctx, b))
     ]
@@ -345,7 +357,9 @@ def extract_text(ctx: PageContext) -> list[Element]:
                 attrs["bold"] = True
             if seg[0].rotated:
                 attrs["rotated"] = True
-            if kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):
+            if kind == ElementKind.HEADING and filing.heading_level(seg, text, body, len(segments) == 1):
+                attrs["numbered"] = attrs["filing"] = True
+            elif kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):
                 attrs["numbered"] = True
             if kind == ElementKind.FORMULA and formulas.has_equation_number(text):
                 attrs["equation_number"] = formulas.EQUATION_NUMBER.search(text).group(0).strip()  # type: ignore[union-attr]
@@ -355,4 +369,4 @@ def extract_text(ctx: PageContext) -> list[Element]:
                     level=level, parser="pymupdf", attrs=attrs,
                 )
             )
-    return formulas.merge_fragments(out, body)
+    return formulas.merge_fragments(filing.join_split_headings(out), body)
