@@ -161,6 +161,10 @@ class Document(BaseModel):
     ingested_at: datetime | None = None
     seconds: float = 0.0
     element_counts: dict[str, int] = Field(default_factory=dict)
+    parser_version: int = Field(
+        0, description="The parser that produced the stored elements (ingest.version.PARSER_VERSION); "
+        "0: stored before versions were recorded. An older one is re-parsed at the next ingest."
+    )
 
 
 class IngestResult(BaseModel):

@@ -20,6 +20,7 @@ from pagelens.ingest.assemble import finalize_page, page_list  # noqa: F401  (pa
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.figure_ocr import FigureOcrQueue
 from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
+from pagelens.ingest.version import PARSER_VERSION
 from pagelens.models import Document, Element, ElementKind, IngestResult
 from pagelens.ocr.protocol import OcrEngine
 from pagelens.settings import IngestSettings
@@ -108,6 +109,7 @@ class Ingestor:
             size=path.stat().st_size,
             pages=pdf.page_count,
             version=(previous.version + 1) if previous else 1,
+            parser_version=PARSER_VERSION,
             **metadata.document_metadata(pdf),
         )
         running = furniture.detect_furniture(pdf)
