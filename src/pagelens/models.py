@@ -177,7 +177,10 @@ class IngestResult(BaseModel):
     elements: dict[str, int] = Field(default_factory=dict)
     ocr_pages: int = 0
     seconds: float = 0.0
-    status: str = Field(description="indexed | unchanged | failed")
+    status: str = Field(
+        description="indexed | reparsed (stored content parsed again: a newer parser, or --reparse; its "
+        "elements, chunks and vectors replaced) | unchanged | failed"
+    )
     error: str | None = None
     page_errors: list[str] = Field(default_factory=list)
     chunks: int = 0

@@ -116,6 +116,11 @@ class IngestSettings(BaseModel):
         False, description="With executor 'ray': also embed chunk texts on Ray workers (index.embed_batch_size "
         "texts per task); the vectors come back to this process, which upserts them under deterministic ids."
     )
+    reparse_stale: bool = Field(
+        True, description="Re-parse a stored document whose parser is older than this release's "
+        "(ingest.version.PARSER_VERSION), replacing its elements, chunks and vectors; off: keep it as it is "
+        "(`pagelens check` lists it as stale)."
+    )
     ray_num_gpus: float = Field(
         0.0, ge=0, description="GPUs each Ray embedding task asks for (ray_embed on GPU workers; 0 = CPU). A task "
         "given a GPU runs the model there with torch."
