@@ -4,6 +4,7 @@
     python tests/crash_app.py HOME ingest-inproc PDF...   the same, parsed in this process
     python tests/crash_app.py HOME rm REF            remove a document
     python tests/crash_app.py HOME verify Q...       search each query, then `check`; print both
+    python tests/crash_app.py HOME repair            `check --repair`: the index made to match the catalog
 
 The text embedder is the deterministic HashingEmbedder (no model load), injected through the
 facade's constructor; everything else is the production path. ``PAGELENS_FAULT_AT`` (read by
@@ -45,6 +46,9 @@ def main() -> None:
             hits = {q: [h.chunk.doc_id for h in app.search(q, k=50, mode="sparse")] for q in args}
             report = IndexChecker(app).check()
             out = {"hits": hits, "check": report.to_dict(), "docs": sorted(d.doc_id for d in app.documents())}
+        elif action == "repair":
+            checker = IndexChecker(app)
+            out = {"check": checker.repair(checker.check()).to_dict()}
         else:
             raise SystemExit(f"unknown action {action}")
     print(json.dumps(out))

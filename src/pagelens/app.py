@@ -236,9 +236,12 @@ class Pagelens:
         return name in self._built or self._given.get(name) is not None
 
     # -- documents ------------------------------------------------------------------------------
-    def ingest(self, paths: Iterable[Path | str], progress: Progress | None = None, index: bool = True) -> list[IngestResult]:
-        """Ingest files and folders (recursively, *.pdf); index what was ingested (see IngestCoordinator)."""
-        return self.coordinator.ingest(paths, progress=progress, index=index)
+    def ingest(
+        self, paths: Iterable[Path | str], progress: Progress | None = None, index: bool = True, reparse: bool = False
+    ) -> list[IngestResult]:
+        """Ingest files and folders (recursively, *.pdf); index what was ingested (see IngestCoordinator).
+        ``reparse``: parse stored content again even when this parser made it."""
+        return self.coordinator.ingest(paths, progress=progress, index=index, reparse=reparse)
 
     def documents(self) -> list[Document]:
         return self.catalog.documents()

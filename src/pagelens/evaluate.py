@@ -295,7 +295,7 @@ def run_eval(
         started = time.perf_counter()
         ingested = app.ingest(pdfs)
         seconds = time.perf_counter() - started
-        pages = sum(r.pages for r in ingested if r.status == "indexed")  # "unchanged": nothing was done
+        pages = sum(r.pages for r in ingested if r.status in ("indexed", "reparsed"))  # "unchanged": nothing done
         failed = [r.error or r.name for r in ingested if r.status == "failed"]
         absent = {r.name for r in ingested if r.status == "failed"}
         documents = [DocStats(r.name, r.pages, r.elements.get("table", 0), r.status) for r in ingested]

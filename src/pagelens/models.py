@@ -161,6 +161,10 @@ class Document(BaseModel):
     ingested_at: datetime | None = None
     seconds: float = 0.0
     element_counts: dict[str, int] = Field(default_factory=dict)
+    parser_version: int = Field(
+        0, description="The parser that produced the stored elements (ingest.version.PARSER_VERSION); "
+        "0: stored before versions were recorded. An older one is re-parsed at the next ingest."
+    )
 
 
 class IngestResult(BaseModel):
@@ -173,7 +177,10 @@ class IngestResult(BaseModel):
     elements: dict[str, int] = Field(default_factory=dict)
     ocr_pages: int = 0
     seconds: float = 0.0
-    status: str = Field(description="indexed | unchanged | failed")
+    status: str = Field(
+        description="indexed | reparsed (stored content parsed again: a newer parser, or --reparse; its "
+        "elements, chunks and vectors replaced) | unchanged | failed"
+    )
     error: str | None = None
     page_errors: list[str] = Field(default_factory=list)
     chunks: int = 0

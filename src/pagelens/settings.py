@@ -29,6 +29,9 @@ from pydantic_settings import (
     TomlConfigSettingsSource,
 )
 
+from pagelens.settings_env import SHORT_ENV as _SHORT_ENV  # noqa: F401  (re-exported)
+from pagelens.settings_env import ShortEnvSource as _ShortEnvSource
+
 
 def default_home() -> Path:
     """Per-user data directory (``~/.local/share/pagelens`` on Linux)."""
@@ -112,6 +115,11 @@ class IngestSettings(BaseModel):
     ray_embed: bool = Field(
         False, description="With executor 'ray': also embed chunk texts on Ray workers (index.embed_batch_size "
         "texts per task); the vectors come back to this process, which upserts them under deterministic ids."
+    )
+    reparse_stale: bool = Field(
+        True, description="Re-parse a stored document whose parser is older than this release's "
+        "(ingest.version.PARSER_VERSION), replacing its elements, chunks and vectors; off: keep it as it is "
+        "(`pagelens check` lists it as stale)."
     )
     ray_num_gpus: float = Field(
         0.0, ge=0, description="GPUs each Ray embedding task asks for (ray_embed on GPU workers; 0 = CPU). A task "
@@ -425,25 +433,3 @@ class Settings(BaseSettings):
     def index_name(self) -> str:
         digest = hashlib.sha256(json.dumps(self.index_identity(), sort_keys=True).encode()).hexdigest()
         return f"{self.index.collection_prefix}_{digest[:12]}"
-
-
-# Short environment aliases people expect to type.
-_SHORT_ENV = {
-    "PAGELENS_QDRANT_URL": ("index", "qdrant_url"),
-    "PAGELENS_OCR": ("ingest", "ocr"),
-    "PAGELENS_LLM_BASE_URL": ("answer", "llm_base_url"),
-    "PAGELENS_LLM_MODEL": ("answer", "llm_model"),
-    "PAGELENS_LLM_API_KEY": ("answer", "llm_api_key"),
-}
-
-
-class _ShortEnvSource(PydanticBaseSettingsSource):
-    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:  # pragma: no cover
-        return None, field_name, False
-
-    def __call__(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for env, (section, key) in _SHORT_ENV.items():
-            if env in os.environ:
-                out.setdefault(section, {})[key] = os.environ[env]
-        return out

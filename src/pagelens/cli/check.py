@@ -56,6 +56,9 @@ def _print(before, after) -> None:  # noqa: ANN001 - CheckReport, imported lazil
         out.print(f"[yellow]orphans[/yellow]  {n} points of document {escape(doc_id[:12])}, which the catalog no longer has")
     for doc_id, n in before.orphan_profiles.items():
         out.print(f"[yellow]orphans[/yellow]  routing profile of document {escape(doc_id[:12])}, which the catalog no longer has")
+    for doc in before.stale:
+        out.print(f"[cyan]stale[/cyan]    {safe_markup(doc.name)} ({doc.doc_id[:12]}): parsed by parser v{doc.parser_version}, "
+                  f"this one is v{before.parser_version}; `pagelens ingest` of its file re-parses it (--reparse forces it)")
     for doc_id, op in before.pending:
         out.print(f"[yellow]pending[/yellow]  {op} of document {escape(doc_id[:12])} not confirmed by the index yet")
     if after.repaired:

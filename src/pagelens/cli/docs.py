@@ -28,6 +28,10 @@ def ingest(
     paths: list[Path] = typer.Argument(..., help="PDF files or folders (searched recursively for *.pdf)."),
     as_json: bool = typer.Option(False, "--json", help="Print the machine-readable summary to stdout."),
     no_index: bool = typer.Option(False, "--no-index", help="Parse and store elements only; skip embedding."),
+    reparse: bool = typer.Option(
+        False, "--reparse", help="Parse the given files again even if stored and current (their elements, chunks "
+        "and vectors are replaced; stale ones are re-parsed without it)."
+    ),
     ocr: Optional[str] = typer.Option(None, "--ocr", help="OCR engine: auto|tesseract|easyocr|rapidocr|off."),
     sync: bool = typer.Option(False, "--sync", help="Also remove the documents whose files left the given folders."),
     ray: Optional[str] = typer.Option(
@@ -54,7 +58,7 @@ def ingest(
                     tasks[key] = bars.add_task(f"{stage:5} {safe_markup(name)}", total=total)
                 bars.update(tasks[key], completed=done, total=total)
 
-            results = app.ingest(paths, progress=progress, index=not no_index)
+            results = app.ingest(paths, progress=progress, index=not no_index, reparse=reparse)
         removed = app.coordinator.sync(paths, keep=[r.doc_id for r in results]) if sync else []
     if not results and not sync:
         fail("no PDF files found in " + ", ".join(map(str, paths)))

@@ -7,6 +7,9 @@ current chunk accounts for. Collections built under other index identities (an o
 chunker version) are listed, with what built them when the catalog remembers it; on a Qdrant server,
 which other homes may share, only those this home's catalog recorded building.
 
+Documents an older parser produced (``ingest.version``) are listed as stale; they are not a problem
+of the index, so the check still passes: the next ``pagelens ingest`` of their files re-parses them.
+
 ``repair`` indexes exactly the missing chunks and deletes exactly the orphans; ``prune`` drops the
 other collections.
 """
@@ -18,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from pagelens.index.profile import profile_collection
 from pagelens.ingest.coordinator import index_collections
+from pagelens.ingest.version import PARSER_VERSION, is_stale
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE
 from pagelens.vectors import point_id
 
@@ -48,6 +52,14 @@ class OtherCollection:
 
 
 @dataclass
+class StaleDocument:
+    doc_id: str
+    name: str
+    path: str
+    parser_version: int  # what parsed it; older than ingest.version.PARSER_VERSION
+
+
+@dataclass
 class CheckReport:
     collection: str
     documents: list[DocumentCheck]
@@ -57,6 +69,8 @@ class CheckReport:
     repaired: dict[str, int] = field(default_factory=dict)
     pruned: list[str] = field(default_factory=list)
     orphan_profiles: dict[str, int] = field(default_factory=dict)  # routing profiles of gone documents
+    stale: list[StaleDocument] = field(default_factory=list)  # parsed by an older parser: not a failure
+    parser_version: int = PARSER_VERSION
 
     @property
     def problems(self) -> list[DocumentCheck]:
@@ -86,7 +100,10 @@ class IndexChecker:
         catalog = self.app.catalog
         grouped = self.store.doc_point_ids(self.collection)
         documents: list[DocumentCheck] = []
+        stale: list[StaleDocument] = []
         for doc in catalog.documents():
+            if is_stale(doc):
+                stale.append(StaleDocument(doc.doc_id, doc.name, doc.path, doc.parser_version))
             chunks = self.indexer.chunks(doc.doc_id)
             expected = {point_id(c.id): c.id for c in chunks}
             have = grouped.get(doc.doc_id, set())
@@ -106,8 +123,10 @@ class IndexChecker:
             for name in sorted(names)
         ]
         profiles = self.store.doc_point_ids(profile_collection(self.collection))
-        stale = {doc_id: len(ids) for doc_id, ids in profiles.items() if doc_id not in known}
-        return CheckReport(self.collection, documents, orphans, catalog.vector_jobs(), others, orphan_profiles=stale)
+        gone = {doc_id: len(ids) for doc_id, ids in profiles.items() if doc_id not in known}
+        return CheckReport(
+            self.collection, documents, orphans, catalog.vector_jobs(), others, orphan_profiles=gone, stale=stale
+        )
 
     def repair(self, report: CheckReport) -> CheckReport:
         """Index what is missing, delete what is orphaned, settle pending work; then check again."""

@@ -2,14 +2,15 @@
 
 Pages may arrive in any order (ranges parsed by different processes); the document-level passes —
 table continuations, section paths, element ids and counts — run over them in page order, then the
-document and all its elements are written in one catalog transaction, which also drops the earlier
-version of the same file. Nothing is visible before that transaction commits, so a crash at any
+document and all its elements are written in one catalog transaction (``store_document``), which also
+drops the earlier version of the same file, or the stored elements of content parsed again. Nothing is visible before that transaction commits, so a crash at any
 moment leaves the catalog as it was.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pagelens.errors import DocumentError
@@ -72,25 +73,49 @@ class DocumentAssembler:
         doc.element_counts = counts
         doc.seconds = round(time.perf_counter() - self.started, 3)
         with catalog.transaction() as conn:
-            previous = catalog.latest_by_path(doc.path)
-            doc.version = (previous.version + 1) if previous else 1
-            catalog.begin_document(conn, doc)
-            for els in pages:
-                catalog.add_elements(conn, els)
+            status = store_document(catalog, conn, doc, lambda: [catalog.add_elements(conn, els) for els in pages], result)
             catalog.update_document(conn, doc)
-            # The vectors this version is owed, recorded with it: replayed until the index confirms them.
-            catalog.add_vector_job(conn, doc.doc_id, "upsert")
-            if previous is not None and previous.doc_id != doc.doc_id:
-                # A changed file replaces its earlier version in the same transaction, which also
-                # records the pending delete of that version's vectors (delete_document).
-                catalog.delete_document(conn, previous.doc_id)
-                result.replaced = previous.doc_id
+        result.status = status  # once committed
         result.pages = doc.pages
         result.elements = counts
         result.ocr_pages = len(doc.ocr_pages)
         result.page_errors = [f"{name}: page {p}: {why}" for p, why in sorted(doc.failed_pages.items())]
-        result.status = "indexed"
         return doc
+
+
+def store_document(
+    catalog: Catalog, conn: Any, doc: Document, write_elements: Callable[[], object], result: IngestResult,
+    index: bool = True,
+) -> str:
+    """Inside the document's transaction (under the write lock): write ``doc`` and, through
+    ``write_elements``, its elements; record the vector work this owes. Returns the status the
+    result gets once the transaction commits: 'indexed', or 'reparsed'.
+
+    New content becomes the file's next version, and replaces the earlier version at the same path
+    (whose pending vector delete ``delete_document`` records). Content already stored is re-parsed
+    (a newer parser, or ``--reparse``): the same document, its stored elements swapped for the new
+    ones in this one transaction, so a crash before it commits leaves the old parse whole and a rerun
+    parses again. Its old points (chunks that may be gone) owe a delete, recorded here as for a
+    removed version: replayed before its upsert, and confirming it owes the document its vectors anew
+    (``confirm_delete``)."""
+    stored = catalog.get_document(doc.doc_id)
+    previous = None
+    if stored is not None:
+        doc.name, doc.path, doc.version = stored.name, stored.path, stored.version
+    else:
+        previous = catalog.latest_by_path(doc.path)
+        doc.version = (previous.version + 1) if previous else 1
+    catalog.begin_document(conn, doc)  # drops a re-parsed document's old elements and index marks
+    write_elements()
+    if stored is not None:
+        catalog.add_vector_job(conn, doc.doc_id, "delete")
+    if index:
+        # The vectors this version is owed, recorded with it: replayed until the index confirms them.
+        catalog.add_vector_job(conn, doc.doc_id, "upsert")
+    if previous is not None and previous.doc_id != doc.doc_id:
+        catalog.delete_document(conn, previous.doc_id)
+        result.replaced = previous.doc_id
+    return "reparsed" if stored is not None else "indexed"
 
 
 def finalize_page(els: list[Element], counts: dict[str, int]) -> None:

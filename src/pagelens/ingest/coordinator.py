@@ -68,11 +68,15 @@ class IngestCoordinator:
 
     # -- adding -----------------------------------------------------------------------------------
     def ingest(
-        self, paths: Iterable[Path | str], progress: Progress | None = None, index: bool = True
+        self, paths: Iterable[Path | str], progress: Progress | None = None, index: bool = True,
+        reparse: bool = False,
     ) -> list[IngestResult]:
         """Ingest files and folders (recursively, *.pdf); index what was ingested.
 
         Failures are returned as results with status 'failed'; nothing already stored is touched.
+        Stored content is parsed again ('reparsed') when an older parser made it (``ingest.reparse_stale``)
+        or ``reparse`` forces it; its elements are replaced in one transaction and its old vectors
+        dropped (a pending delete, replayed like a removed version's) before it is indexed anew.
         """
         results: list[IngestResult] = []
         files = expand_paths(paths)
@@ -82,12 +86,12 @@ class IngestCoordinator:
             self.c.store  # noqa: B018
             self._replay_locked(upserts=index)
             if index and files and self._child_parsing_possible():
-                self._ingest_with_child(files, progress, results)
+                self._ingest_with_child(files, progress, results, reparse)
             else:
                 if files and self.settings.ingest.executor == "ray":
                     why = "--no-index" if not index else "an injected OCR engine or answer.enrich"
                     self.c.warn(f"--ray: parsing in this process instead ({why} keeps parsing here)")
-                self._ingest_in_process(files, progress, index, results)
+                self._ingest_in_process(files, progress, index, results, reparse)
             if any(r.chunks for r in results):
                 cache = self.c.answer_cache
                 if cache is not None:  # answers over "all documents" may change with a new one
@@ -102,7 +106,9 @@ class IngestCoordinator:
         # while indexing, which the parser process's write transactions would make wait.
         return self.c.injected("ocr") is None and not self.settings.answer.enrich
 
-    def _ingest_with_child(self, files: list[Path], progress: Progress | None, results: list[IngestResult]) -> None:
+    def _ingest_with_child(
+        self, files: list[Path], progress: Progress | None, results: list[IngestResult], reparse: bool = False
+    ) -> None:
         """Parse on a pool of processes while this one loads the model and embeds what is committed.
 
         The main thread schedules parse tasks and commits each document once its pages are in; an
@@ -136,7 +142,7 @@ class IngestCoordinator:
                         embedder.threads = threads if behind or not parsing.is_set() else 1
                     if result.replaced:
                         self.forget_vectors(result.replaced)
-                    if result.status != "failed" and result.doc_id:
+                    if result.status != "failed" and result.doc_id:  # (a re-parse's old points go first)
                         self._index(result, progress)
                 except Exception as exc:  # one document's failure must not stop the others
                     result.status = "failed"
@@ -154,7 +160,7 @@ class IngestCoordinator:
         try:
             parser = ParallelParser(
                 files, self.catalog, executor, pages_per_task=self.settings.ingest.pages_per_task,
-                progress=on_page, warn=self.c.warn,
+                progress=on_page, warn=self.c.warn, reparse_stale=self.settings.ingest.reparse_stale, force=reparse,
             )
             for result in parser:
                 done.append(result)
@@ -174,7 +180,8 @@ class IngestCoordinator:
         results.extend(sorted(done, key=lambda r: order.get(r.path, len(order))))
 
     def _ingest_in_process(
-        self, files: list[Path], progress: Progress | None, index: bool, results: list[IngestResult]
+        self, files: list[Path], progress: Progress | None, index: bool, results: list[IngestResult],
+        reparse: bool = False,
     ) -> None:
         if index and files and not self.c.has_component("embedder"):
             # Load the text model on a second thread while the files parse (~3 s of imports and weights).
@@ -183,9 +190,11 @@ class IngestCoordinator:
         # leaves parsed documents that the next run indexes (indexing is idempotent and resumable).
         for path in files:
             on_page = (lambda done, total, n=path.name: progress(n, "parse", done, total)) if progress else None
-            result = self.c.ingestor.ingest_file(path, progress=on_page, index=index)
+            result = self.c.ingestor.ingest_file(path, progress=on_page, index=index, reparse=reparse)
             if result.replaced:
                 self.forget_vectors(result.replaced)
+            if result.status == "reparsed" and result.doc_id:
+                self.forget_vectors(result.doc_id)  # its old points, not the new parse's: at once, not after every file
             results.append(result)
         if index:
             for result in results:

@@ -1,6 +1,7 @@
 """Parsing many PDFs on a pool: the scheduler between the files and a :class:`ParseExecutor`.
 
-Each new file is hashed here (an unchanged file needs no parsing), then gets a ``prepare`` task; when
+Each file is hashed here (stored content needs no parsing, unless its parser is older or ``force``
+asks: :func:`~pagelens.ingest.version.needs_parse`), then gets a ``prepare`` task; when
 that returns, its pages are cut into ranges (:func:`page_ranges`) that any worker may take. Ranges of
 documents already started go before new documents, and at most ``max_open`` documents are open at
 once, so the pages held here waiting for their document's last range stay bounded. A document is
@@ -20,6 +21,7 @@ from pagelens.errors import DocumentError
 from pagelens.ingest.assemble import DocumentAssembler, page_ranges
 from pagelens.ingest.executor import ParseExecutor, ParseTask, TaskEvent
 from pagelens.ingest.pdf import read_bytes, sha256
+from pagelens.ingest.version import needs_parse
 from pagelens.models import IngestResult
 from pagelens.store.catalog import Catalog
 
@@ -43,7 +45,7 @@ class _Open:
 
 
 class ParallelParser:
-    """Iterate for one IngestResult per file (committed, unchanged or failed), as each completes."""
+    """Iterate for one IngestResult per file (committed, reparsed, unchanged or failed), as each completes."""
 
     def __init__(
         self,
@@ -55,6 +57,8 @@ class ParallelParser:
         progress: PageProgress | None = None,
         warn: Callable[[str], None] | None = None,
         max_open: int | None = None,
+        reparse_stale: bool = True,
+        force: bool = False,
     ) -> None:
         self.files = deque(enumerate(files))
         self.catalog = catalog
@@ -63,6 +67,8 @@ class ParallelParser:
         self.progress = progress
         self.warn = warn or (lambda message: None)
         self.max_open = max_open or executor.slots + 1
+        self.reparse_stale = reparse_stale  # parse stored content again when an older parser made it
+        self.force = force  # parse stored content again regardless (ingest --reparse)
         self._open: dict[int, _Open] = {}  # by file index
         self._doc_of: dict[int, _Open] = {}  # by task id
         self._inflight: set[int] = set()
@@ -115,7 +121,8 @@ class ParallelParser:
                 self._out.append(result)
                 continue
             existing = self.catalog.get_document(result.doc_id)
-            if existing is not None:
+            if not needs_parse(existing, reparse_stale=self.reparse_stale, force=self.force):
+                assert existing is not None
                 result.pages = existing.pages
                 result.elements = existing.element_counts
                 result.ocr_pages = len(existing.ocr_pages)

@@ -16,10 +16,11 @@ import pymupdf
 
 from pagelens.errors import DocumentError, PageError
 from pagelens.ingest import figures, forms, furniture, metadata, order, ocr_page, sections, tables, text
-from pagelens.ingest.assemble import finalize_page, page_list  # noqa: F401  (page_list re-exported)
+from pagelens.ingest.assemble import finalize_page, page_list, store_document  # noqa: F401  (page_list re-exported)
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.figure_ocr import FigureOcrQueue
 from pagelens.ingest.pdf import open_pdf, read_bytes, sha256
+from pagelens.ingest.version import PARSER_VERSION, needs_parse
 from pagelens.models import Document, Element, ElementKind, IngestResult
 from pagelens.ocr.protocol import OcrEngine
 from pagelens.settings import IngestSettings
@@ -56,11 +57,15 @@ class Ingestor:
         self.warn = warn or (lambda message: None)
 
     # -- public ---------------------------------------------------------------------------------
-    def ingest_file(self, path: Path, progress: ProgressFn | None = None, index: bool = True) -> IngestResult:
+    def ingest_file(
+        self, path: Path, progress: ProgressFn | None = None, index: bool = True, reparse: bool = False
+    ) -> IngestResult:
         """Ingest one file. Never raises for bad input: failures come back as status 'failed'.
 
         ``index`` records, with the document, that its vectors are owed (a pending upsert that the
-        coordinator replays until the index confirms it); ``False`` for a parse-only run."""
+        coordinator replays until the index confirms it); ``False`` for a parse-only run. Content
+        already stored is 'unchanged', unless its parser is older (``reparse_stale``) or ``reparse``
+        forces it: then it is parsed again and its elements replaced ('reparsed')."""
         path = Path(path)
         started = time.perf_counter()
         result = IngestResult(doc_id=None, name=path.name, path=str(path.resolve()), status="failed")
@@ -69,7 +74,8 @@ class Ingestor:
             doc_id = sha256(data)
             result.doc_id = doc_id
             existing = self.catalog.get_document(doc_id)
-            if existing is not None:
+            if not needs_parse(existing, reparse_stale=self.settings.reparse_stale, force=reparse):
+                assert existing is not None
                 result.pages = existing.pages
                 result.elements = existing.element_counts
                 result.ocr_pages = len(existing.ocr_pages)
@@ -84,7 +90,6 @@ class Ingestor:
             result.elements = doc.element_counts
             result.ocr_pages = len(doc.ocr_pages)
             result.page_errors = [f"{path.name}: page {p}: {why}" for p, why in sorted(doc.failed_pages.items())]
-            result.status = "indexed"
         except DocumentError as exc:
             result.error = str(exc)
         except Exception as exc:  # a parser bug must not take the whole batch down
@@ -108,6 +113,7 @@ class Ingestor:
             size=path.stat().st_size,
             pages=pdf.page_count,
             version=(previous.version + 1) if previous else 1,
+            parser_version=PARSER_VERSION,
             **metadata.document_metadata(pdf),
         )
         running = furniture.detect_furniture(pdf)
@@ -168,17 +174,8 @@ class Ingestor:
         doc.element_counts = counts
         doc.seconds = round(time.perf_counter() - started, 3)
         with self.catalog.transaction() as conn:
-            previous = self.catalog.latest_by_path(resolved)  # again: under the write lock now
-            self.catalog.begin_document(conn, doc)
-            self.catalog.commit_staged(conn, doc_id)
-            if index:
-                # The vectors this version is owed, recorded with it: replayed until confirmed.
-                self.catalog.add_vector_job(conn, doc_id, "upsert")
-            if previous is not None and previous.doc_id != doc_id:
-                # A changed file replaces its earlier version in the same transaction, which also
-                # records the pending delete of that version's vectors (Catalog.delete_document).
-                self.catalog.delete_document(conn, previous.doc_id)
-                result.replaced = previous.doc_id
+            status = store_document(self.catalog, conn, doc, lambda: self.catalog.commit_staged(conn, doc_id), result, index)
+        result.status = status  # once committed
         return doc
 
     def _parse_page(self, pdf: pymupdf.Document, pno: int, doc_id: str, name: str, running: set[str]) -> ParsedPage:

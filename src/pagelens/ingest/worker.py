@@ -93,13 +93,14 @@ class Worker:
 
     def prepare(self, path: Path, doc_id: str, inline_pages: int) -> dict[str, Any]:
         from pagelens.ingest import furniture, metadata
+        from pagelens.ingest.version import PARSER_VERSION
         from pagelens.models import Document
 
         pdf = self._open(path, doc_id)
         try:
             doc = Document(
                 doc_id=doc_id, name=path.name, path=str(path.resolve()), size=path.stat().st_size,
-                pages=pdf.page_count, **metadata.document_metadata(pdf),
+                pages=pdf.page_count, parser_version=PARSER_VERSION, **metadata.document_metadata(pdf),
             )
             meta_elements = metadata.metadata_elements(pdf, doc_id, doc)
             running = furniture.detect_furniture(pdf)

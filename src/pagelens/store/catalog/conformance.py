@@ -13,6 +13,7 @@ connection to the same catalog (what another process sees).
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -115,6 +116,18 @@ class CatalogConformance:
         with catalog.transaction() as conn:
             catalog.update_document(conn, d)
         assert catalog.get_document(d.doc_id).title == "A title"  # type: ignore[union-attr]
+
+    def test_parser_version_reads_back_and_is_0_for_documents_stored_before_it(self, catalog: CatalogStore) -> None:
+        d = doc("d3" * 32)
+        d.parser_version = 7
+        ingest(catalog, d, {1: ["One"]})
+        assert catalog.get_document(d.doc_id).parser_version == 7  # type: ignore[union-attr]
+        old = json.loads(d.model_dump_json())
+        del old["parser_version"]  # the meta JSON a release before the field wrote
+        with catalog.transaction() as conn:
+            conn.execute("UPDATE documents SET meta=? WHERE doc_id=?", (json.dumps(old), d.doc_id))
+        assert catalog.get_document(d.doc_id).parser_version == 0  # type: ignore[union-attr]
+        assert [x.parser_version for x in catalog.documents()] == [0]
 
     def test_resolve_by_id_prefix_name_and_path(self, catalog: CatalogStore) -> None:
         a, b = doc("abcdef" + "1" * 58, "/p/one.pdf"), doc("abcdef" + "2" * 58, "/q/one.pdf")

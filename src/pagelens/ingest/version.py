@@ -1,0 +1,28 @@
+"""Which parser produced a stored document, and whether it is due a re-parse.
+
+A document's id is the sha256 of its bytes, so an unchanged file is never parsed twice — unless the
+parser changed. ``PARSER_VERSION`` is stored with every document (``Document.parser_version``;
+documents stored before it existed read as 0); an ingest re-parses a stored document whose version is
+older (``ingest.reparse_stale``), replacing its elements, chunks and vectors, and ``pagelens check``
+lists the ones still stale.
+"""
+
+from __future__ import annotations
+
+from pagelens.models import Document
+
+PARSER_VERSION = 2
+"""Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
+that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
+recorded (stored as 0); 2 = table extraction and SEC filing headings (#10)."""
+
+
+def is_stale(doc: Document) -> bool:
+    """Whether ``doc`` was parsed by an older parser than this one."""
+    return doc.parser_version < PARSER_VERSION
+
+
+def needs_parse(stored: Document | None, *, reparse_stale: bool, force: bool = False) -> bool:
+    """Whether a file whose content is stored as ``stored`` (None: not stored) must be parsed:
+    new content always; stored content when forced (``ingest --reparse``) or stale (and allowed)."""
+    return stored is None or force or (reparse_stale and is_stale(stored))
