@@ -109,10 +109,10 @@ def test_uploads_spread_over_two_servers_are_ingested_once_and_searchable_on_bot
         coordinator = app.state.pagelens.app.coordinator
         real = coordinator.ingest
 
-        def counted(paths, progress=None, index=True, _real=real):  # type: ignore[no-untyped-def]
+        def counted(paths, progress=None, index=True, _real=real, **kwargs):  # type: ignore[no-untyped-def]
             paths = list(paths)
             calls.update(Path(p).name for p in paths)
-            return _real(paths, progress=progress, index=index)
+            return _real(paths, progress=progress, index=index, **kwargs)
 
         coordinator.ingest = counted
 
