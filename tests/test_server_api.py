@@ -154,7 +154,7 @@ def _pdf_with_figure(path):
     return path
 
 
-def test_reprocess_clears_document_caches_and_ingests_again(client, tmp_path, settings):
+def test_reprocess_clears_document_caches_and_reparses_in_place(client, tmp_path, settings):
     from pagelens.store.catalog import Catalog
 
     pdf = _pdf_with_figure(tmp_path / "harvest.pdf")
@@ -175,6 +175,7 @@ def test_reprocess_clears_document_caches_and_ingests_again(client, tmp_path, se
     assert r.status_code == 202 and r.json()["job"]["kind"] == "reprocess"
     again = wait_job(client, r.json()["job"]["job_id"])
     assert again["state"] == "done" and again["doc_id"] == doc_id
+    assert again["result"]["status"] == "reparsed"  # in place: the document was never removed
     assert cat.cache_get("ocr-figure", f"{sha}|tesseract-5") is None
     assert cat.cache_get("ocr-figure", "f" * 64 + "|tesseract-5") == "another document's figure"
     cat.close()

@@ -96,6 +96,8 @@ def test_rm_through_server_and_a_clean_stop_removes_the_server_file(settings, se
     proc, marker, _ = served
     pdf = make_pdf(tmp_path / "facts.pdf")
     cli(settings, "ingest", str(pdf))
+    forced = cli(settings, "ingest", "--reparse", str(pdf), check=False)  # the server's Reprocess does that
+    assert forced.returncode != 0 and "Reprocess" in forced.stderr, forced.stderr
     out = cli(settings, "rm", "facts.pdf").stdout
     assert "removed facts.pdf" in out
     assert json.loads(cli(settings, "ls", "--json").stdout)["documents"] == []

@@ -234,3 +234,79 @@ def test_ws_query_reset_when_the_llm_runs_out_of_time(settings, tmp_path):
     after = "".join(e["text"] for e in events[reset:] if e["type"] == "token")
     assert "7,845" in after and events[-1]["answer"] == after and events[-1]["model"] is None
     assert any("time budget" in n for n in events[-1]["notes"])
+
+
+def test_reprocess_reparses_in_place_and_the_document_stays_listed_and_searchable(live):
+    """Reprocess keeps the document (old elements, old vectors) until the new parse commits, then
+    swaps: during the job it is listed, searchable and cited; afterwards its elements are fresh and
+    the index matches them."""
+    import threading
+
+    from websockets.sync.client import connect
+
+    from pagelens.index.check import IndexChecker
+
+    server, client = live
+    state = server.server.config.app.state.pagelens
+    [doc] = client.get("/documents").json()
+    doc_id = doc["doc_id"]
+    # An older parse, through the catalog's API: one element's text the PDF does not contain.
+    catalog = state.app.catalog
+    element = next(e for e in catalog.elements(doc_id) if e.kind.value == "text" and "Oresund" in (e.text or ""))
+    element.text = f"stalephrase {element.text}"
+    with catalog.transaction() as conn:
+        catalog.add_elements(conn, [element])
+    catalog.cache_put("ocr-figure", "f" * 64 + "|tesseract-5", "another document's figure")
+
+    # Hold the job after its caches are cleared, before it parses: the window a slow re-parse leaves.
+    coordinator = state.app.coordinator
+    real_ingest, entered, release = coordinator.ingest, threading.Event(), threading.Event()
+
+    def held_ingest(*args, **kwargs):
+        entered.set()
+        assert release.wait(60)
+        return real_ingest(*args, **kwargs)
+
+    coordinator.ingest = held_ingest
+    try:
+        with connect(server.url.replace("http", "ws") + "/ws/jobs", open_timeout=30) as ws:
+            r = client.post(f"/documents/{doc_id}/reprocess")
+            assert r.status_code == 202 and r.json()["job"]["kind"] == "reprocess"
+            job_id = r.json()["job"]["job_id"]
+            assert entered.wait(60)
+            try:
+                assert client.get(f"/jobs/{job_id}").json()["state"] == "running"
+                assert [d["doc_id"] for d in client.get("/documents").json()] == [doc_id]
+                texts = [e["text"] for e in client.get(f"/documents/{doc_id}").json()["elements"]]
+                assert any("stalephrase" in (t or "") for t in texts)  # the old parse serves meanwhile
+                hits = client.post("/search", json={"query": "How long is the Oresund bridge?", "k": 3}).json()["hits"]
+                assert hits and hits[0]["doc_id"] == doc_id
+                q = client.post("/query", json={"question": QUESTION}).json()
+                assert q["sources"] and q["sources"][0]["doc_id"] == doc_id and "7,845" in q["answer"]
+            finally:
+                release.set()
+            seen = []
+            while True:
+                msg = json.loads(ws.recv(timeout=120))
+                if msg["type"] == "job" and msg["job"]["job_id"] == job_id:
+                    seen.append(msg["job"])
+                    if msg["job"]["state"] in ("done", "failed"):
+                        break
+    finally:
+        coordinator.ingest = real_ingest
+    done = seen[-1]
+    assert done["state"] == "done" and done["kind"] == "reprocess" and done["doc_id"] == doc_id, done
+    assert done["result"]["status"] == "reparsed"
+    stages = [j["stage"] for j in seen]
+    assert "parse" in stages and "index" in stages and stages[-1] == "done", stages
+
+    assert [d["doc_id"] for d in client.get("/documents").json()] == [doc_id]
+    texts = [e["text"] for e in client.get(f"/documents/{doc_id}").json()["elements"]]
+    assert texts and not any("stalephrase" in (t or "") for t in texts)  # the elements were made again
+    hits = client.post("/search", json={"query": "How long is the Oresund bridge?", "k": 3}).json()["hits"]
+    assert hits and hits[0]["doc_id"] == doc_id and "stalephrase" not in hits[0]["text"]
+    assert catalog.cache_get("ocr-figure", "f" * 64 + "|tesseract-5") == "another document's figure"
+    app = state.app
+    assert app.store.count(app.indexer.collection, doc_id) == len(app.indexer.chunks(doc_id)) > 0
+    report = IndexChecker(app).check()
+    assert report.ok and report.stale == [] and not report.pending, report.to_dict()

@@ -109,10 +109,10 @@ def test_uploads_spread_over_two_servers_are_ingested_once_and_searchable_on_bot
         coordinator = app.state.pagelens.app.coordinator
         real = coordinator.ingest
 
-        def counted(paths, progress=None, index=True, _real=real):  # type: ignore[no-untyped-def]
+        def counted(paths, progress=None, index=True, _real=real, **kwargs):  # type: ignore[no-untyped-def]
             paths = list(paths)
             calls.update(Path(p).name for p in paths)
-            return _real(paths, progress=progress, index=index)
+            return _real(paths, progress=progress, index=index, **kwargs)
 
         coordinator.ingest = counted
 
@@ -173,6 +173,56 @@ def test_ws_jobs_on_one_server_shows_a_job_submitted_to_the_other(cluster, tmp_p
     states = [j["state"] for j in seen]
     assert states[-1] == "done", seen
     assert "queued" in states or "running" in states
+
+
+def test_reprocess_through_the_shared_queue_reparses_in_place(cluster, tmp_path: Path) -> None:
+    """A reprocess submitted to B, run by whichever server claims it: the document stays listed and
+    searchable on both servers while the job waits, and is re-parsed in place (same id, fresh elements)."""
+    _, (ca, cb), apps, _, _ = cluster
+    wait_all(ca, [upload(ca, make_pdf(tmp_path / "tea.pdf", [TOPICS[2]]))["job_id"]])
+    [doc] = ca.get("/documents").json()
+    doc_id = doc["doc_id"]
+    catalog = apps[0].state.pagelens.app.catalog
+    element = next(e for e in catalog.elements(doc_id) if e.kind.value == "text" and "Darjeeling" in (e.text or ""))
+    element.text = f"stalephrase {element.text}"
+    with catalog.transaction() as conn:
+        catalog.add_elements(conn, [element])
+
+    entered, release = threading.Event(), threading.Event()
+    reals = []
+    for app in apps:  # whichever server claims the job waits before it parses
+        coordinator = app.state.pagelens.app.coordinator
+        reals.append((coordinator, coordinator.ingest))
+
+        def held(*args, _real=coordinator.ingest, **kwargs):  # type: ignore[no-untyped-def]
+            entered.set()
+            assert release.wait(60)
+            return _real(*args, **kwargs)
+
+        coordinator.ingest = held
+    try:
+        r = cb.post(f"/documents/{doc_id}/reprocess")
+        assert r.status_code == 202 and r.json()["job"]["kind"] == "reprocess"
+        job_id = r.json()["job"]["job_id"]
+        assert entered.wait(60)
+        try:
+            for c in (ca, cb):
+                assert [d["doc_id"] for d in c.get("/documents").json()] == [doc_id]
+                hits = c.post("/search", json={"query": "Darjeeling first flush tea", "k": 3}).json()["hits"]
+                assert hits and hits[0]["doc_id"] == doc_id
+        finally:
+            release.set()
+        job = wait_all(ca, [job_id])[job_id]
+    finally:
+        for coordinator, real in reals:
+            coordinator.ingest = real
+    assert job["state"] == "done" and job["doc_id"] == doc_id and job["result"]["status"] == "reparsed", job
+    for c in (ca, cb):
+        assert [d["doc_id"] for d in c.get("/documents").json()] == [doc_id]
+        texts = [e["text"] for e in c.get(f"/documents/{doc_id}").json()["elements"]]
+        assert texts and not any("stalephrase" in (t or "") for t in texts)
+        hits = c.post("/search", json={"query": "Darjeeling first flush tea", "k": 3}).json()["hits"]
+        assert hits and hits[0]["doc_id"] == doc_id
 
 
 def test_a_job_whose_server_died_is_run_by_another(settings, tmp_path: Path, pg_server) -> None:

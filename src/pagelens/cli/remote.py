@@ -115,12 +115,17 @@ class RemoteApp:
     def remove(self, ref: str) -> Document:
         return Document.model_validate(self._call("DELETE", f"/documents/{_q(ref)}", params={"full": 1}))
 
-    def ingest(self, paths: Iterable[Path | str], progress: Any = None, index: bool = True) -> list[IngestResult]:
+    def ingest(
+        self, paths: Iterable[Path | str], progress: Any = None, index: bool = True, reparse: bool = False
+    ) -> list[IngestResult]:
         """Upload each PDF and follow its job; results in file order, as the local ingest gives them."""
         from pagelens.ingest.coordinator import expand_paths
 
         if not index:
             raise PagelensError("--no-index is not available while a server owns this home (it always indexes)")
+        if reparse:
+            raise PagelensError("--reparse is not available while a server owns this home: use the server's "
+                                "Reprocess (POST /documents/{doc_id}/reprocess), which re-parses in place")
         results: list[IngestResult] = []
         for path in expand_paths(paths):
             try:

@@ -1,6 +1,6 @@
-"""What "reprocess" clears before a document is ingested again: its OCR results (whole pages and
-figures) and its enrichment answers, so the new run computes them afresh. The answer cache entries
-that used the document go with its removal (IngestCoordinator.remove)."""
+"""What "reprocess" clears before a document is parsed again in place: its OCR results (whole pages
+and figures) and its enrichment answers, so the new run computes them afresh. The answer cache
+entries that used the document go when the re-parse drops its old vectors (IngestCoordinator.forget_vectors)."""
 
 from __future__ import annotations
 

@@ -101,11 +101,12 @@ class ServerState:
             job.error = (f"{job.file}: {job.kind}: the upload {path} is not readable on this server; set "
                          "PAGELENS_UPLOADS_DIR to a folder every server mounts")
             return
-        if job.kind == "reprocess" and job.doc_id:
+        reparse = job.kind == "reprocess"
+        if reparse and job.doc_id:
             doc = self.catalog.get_document(job.doc_id)
             if doc is not None:
-                self._forget_for_reprocess(doc)
-        self._ingest(job, path, progress)
+                self._clear_for_reprocess(doc)
+        self._ingest(job, path, progress, reparse=reparse)
 
     def close(self) -> None:
         self.jobs.close()
@@ -209,22 +210,24 @@ class ServerState:
             return self.jobs.submit(doc.name, kind="reprocess", source=str(path), doc_id=doc.doc_id)
 
         def run(job: Job, progress: Progress) -> None:
-            self._forget_for_reprocess(doc)
-            self._ingest(job, path, progress)
+            self._clear_for_reprocess(doc)
+            self._ingest(job, path, progress, reparse=True)
 
         job = self.jobs.submit(doc.name, run, kind="reprocess")
         job.doc_id = doc.doc_id
         return job
 
-    def _forget_for_reprocess(self, doc: Any) -> None:
+    def _clear_for_reprocess(self, doc: Any) -> None:
+        """Before a reprocess parses again: drop the document's OCR and enrichment caches (so they are
+        computed afresh) and its rendered pages. The document itself stays listed and searchable; the
+        re-parse replaces its elements and vectors in place (``ingest(reparse=True)``)."""
         from pagelens.server.reprocess import clear_document_caches
 
         clear_document_caches(self.app, doc)
-        self.app.remove(doc.doc_id)
         self.pages.forget(doc.doc_id)
 
-    def _ingest(self, job: Job, path: Path, progress: Progress) -> None:
-        results = self.app.coordinator.ingest([path], progress=progress)
+    def _ingest(self, job: Job, path: Path, progress: Progress, reparse: bool = False) -> None:
+        results = self.app.coordinator.ingest([path], progress=progress, reparse=reparse)
         if not results:
             job.error = f"{path.name}: ingest: nothing to ingest"
             return

@@ -102,4 +102,6 @@ def delete_document(state: State, doc_id: str, full: bool = False) -> Response:
 
 @router.post("/documents/{doc_id}/reprocess", status_code=status.HTTP_202_ACCEPTED)
 def reprocess(state: State, doc_id: str) -> dict[str, Any]:
+    """Parse the document again (its OCR and enrichment caches cleared first), in place: it stays
+    listed and searchable on its old elements until the new parse commits, then they are swapped."""
     return {"job": state.submit_reprocess(doc_id).to_json()}
