@@ -92,8 +92,7 @@ _NUMERIC_Q = re.compile(
     r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much)\b",
     re.I,
 )
-_DATE_Q = re.compile(r"\b(what|which)\s+(date|day)\b|^\s*when\b|" + sp.ASKED_DATE_OF + r"|\bdated\b|\bbirth\s?date\b",
-                     re.I)
+_DATE_Q = re.compile(sp.ASKS_DATE + r"|^\s*when\b|\bdated\b", re.I)
 _MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 _MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
 _PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"

@@ -49,6 +49,8 @@ FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found",
 ASKED_DATE_OF = (r"^\s*(the\s+)?date of\b|\b(what|which)\s+(is|was|are|were)\s+(the\s+)?([\w-]+\s+)?date of\b|"
                  r"\b(give|state|enter|find)\s+the\s+date of\b")
 """A question whose asked thing is "the date of ..." (the wh-word's own phrase, or an opening "Date of")."""
+ASKS_DATE = r"\b(what|which)\s+(date|day)\b|" + ASKED_DATE_OF + r"|\bbirth\s?date\b"
+"""A question that asks for a date (the answer type "date"; ``extractive`` adds "when" and "dated")."""
 
 # Expected answer types: (type, what in a question asks for it). Checked in this order; the first wins.
 _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -57,7 +59,7 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("phone", re.compile(r"\b(tele)?phone|\bfax\b|\bmobile number\b", re.I)),
     # "date of" asks for a date when it is the asked thing ("what is the date of ..."), not when it is
     # part of the condition ("within what period ... for the date of claim to be preserved?")
-    ("date", re.compile(r"\b(what|which)\s+(date|day)\b|" + ASKED_DATE_OF + r"|\bbirth\s?date\b", re.I)),
+    ("date", re.compile(ASKS_DATE, re.I)),
     # "When ...?" is answered by any time expression — a date, but also "in the third quarter", "each
     # spring", "after the merger" — so it is a soft type (ranking, support), never a format rule.
     ("when", re.compile(r"^\s*when\b", re.I)),

@@ -296,34 +296,38 @@ def _footnote(rows: list[Row], text: str, body: float, page_h: float, top: float
     return superscript or (len(text) >= 50 and rows[0].y0 >= top + 0.75 * page_h)
 
 
-def _classify(ctx: PageContext, rows: list[Row], body: float, whole_block: bool) -> tuple[ElementKind, str, int | None]:
+def _classify(
+    ctx: PageContext, rows: list[Row], body: float, whole_block: bool
+) -> tuple[ElementKind, str, int | None, bool]:
+    """Kind, text and heading level of a segment, and whether ``filing`` read it as a PART/Item heading."""
     first = rows[0]
     if first.furniture is not None:
-        return first.furniture, " ".join(r.text for r in rows), None
+        return first.furniture, " ".join(r.text for r in rows), None, False
     if first.formula:
-        return ElementKind.FORMULA, " ".join(r.text for r in rows), None
+        return ElementKind.FORMULA, " ".join(r.text for r in rows), None, False
     text = _join(rows)
     if first.rotated:
-        return ElementKind.TEXT, text, None
+        return ElementKind.TEXT, text, None, False
     if _caption_start(first, body):
-        return ElementKind.CAPTION, text, None
+        return ElementKind.CAPTION, text, None, False
     rect = ctx.page.rect
     if _footnote(rows, text, body, rect.height, rect.y0):
-        return ElementKind.FOOTNOTE, text, None
+        return ElementKind.FOOTNOTE, text, None, False
     if _bullet(first):
         mark = first.spans[0][0].strip()
         rest = text[len(mark):].strip() if text.startswith(mark) else ""
         if rest and (level := filing.heading_level(rows, rest, body, whole_block)):  # "● PART II", a dingbat
-            return ElementKind.HEADING, rest, level
-        return ElementKind.LIST_ITEM, text[1:].strip() if not first.text[:1].isalnum() else text, None
+            return ElementKind.HEADING, rest, level, True
+        return ElementKind.LIST_ITEM, text[1:].strip() if not first.text[:1].isalnum() else text, None, False
     level = filing.heading_level(rows, text, body, whole_block)
-    if level is None:
-        level = _heading_level(rows, text, body, whole_block)
     if level is not None:
-        return ElementKind.HEADING, text, level
+        return ElementKind.HEADING, text, level, True
+    level = _heading_level(rows, text, body, whole_block)
+    if level is not None:
+        return ElementKind.HEADING, text, level, False
     if _ENUM.match(first.text):
-        return ElementKind.LIST_ITEM, text, None
-    return ElementKind.TEXT, text, None
+        return ElementKind.LIST_ITEM, text, None, False
+    return ElementKind.TEXT, text, None, False
 
 
 def extract_text(ctx: PageContext) -> list[Element]:
@@ -348,7 +352,7 @@ def extract_text(ctx: PageContext) -> list[Element]:
             else:
                 segments.append([r])
         for seg in segments:
-            kind, text, level = _classify(ctx, seg, body, whole_block=len(segments) == 1)
+            kind, text, level, filing_heading = _classify(ctx, seg, body, whole_block=len(segments) == 1)
             if not text:
                 continue
             bbox = (min(r.x0 for r in seg), min(r.y0 for r in seg), max(r.x1 for r in seg), max(r.y1 for r in seg))
@@ -357,7 +361,7 @@ def extract_text(ctx: PageContext) -> list[Element]:
                 attrs["bold"] = True
             if seg[0].rotated:
                 attrs["rotated"] = True
-            if kind == ElementKind.HEADING and filing.heading_level(seg, text, body, len(segments) == 1):
+            if filing_heading:
                 attrs["numbered"] = attrs["filing"] = True
             elif kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):
                 attrs["numbered"] = True
