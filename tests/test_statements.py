@@ -114,3 +114,22 @@ def test_the_index_and_the_notes_gain_nothing(filing):
     hits = _pages(app, "Where is the statement of cash flows?", 1.0)
     labelled = {p for p, ch in hits if "label" in ch}
     assert labelled == {pages["cashflow"]}
+
+
+def test_a_title_kept_apart_from_its_table_reaches_the_page(filing):
+    """The statement pages' notes line ("The accompanying notes…") is its own text chunk: it carries the
+    key its page's title gives, so the title need not be in the table's caption."""
+    from pagelens.retrieve.statements import page_statements
+
+    app, pages = filing
+    doc = app.documents()[0]
+    chunks = app.indexer.chunks(doc.doc_id)
+    keys = page_statements(chunks)
+    assert keys[pages["cashflow"]] == ["statement:cashflow"] and keys[pages["balance"]] == ["statement:balance"]
+    assert pages["index"] not in keys
+    # Without the caption (a title the parser left as loose text), the table still gets the key.
+    [table] = [c for c in chunks if c.kind == "table" and c.page == pages["income"]]
+    bare = table.model_copy(update={"text": table.text.split("\n", 1)[1]})
+    title = _chunk("CONSOLIDATED STATEMENTS OF OPERATIONS").model_copy(update={"pages": [pages["income"]]})
+    assert page_statements([bare]) == {}
+    assert page_statements([bare, title]) == {pages["income"]: ["statement:income"]}

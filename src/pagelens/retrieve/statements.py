@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Iterable
+
 from pagelens.models import Chunk
 
 _OF = r"statements?\s+of\s+(?:consolidated\s+)?"
@@ -99,3 +101,15 @@ def chunk_statements(chunk: Chunk) -> list[str]:
     if len(kinds) >= INDEX_KINDS:
         return []
     return [f"statement:{kind}" for kind in kinds]
+
+
+def page_statements(chunks: Iterable[Chunk]) -> dict[int, list[str]]:
+    """Page → the statement keys its one-page chunks title (a page that titles ``INDEX_KINDS`` or more
+    statements lists them and gets none)."""
+    pages: dict[int, list[str]] = {}
+    for chunk in chunks:
+        if len(chunk.pages) == 1:
+            keys = chunk_statements(chunk)
+            if keys:
+                pages[chunk.page] = list(dict.fromkeys(pages.get(chunk.page, []) + keys))
+    return {page: keys for page, keys in pages.items() if len(keys) < INDEX_KINDS}
