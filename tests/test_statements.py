@@ -5,7 +5,6 @@ contents entry and an index of all statements carry nothing. Real parser, MiniLM
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -13,7 +12,8 @@ from pagelens.app import Pagelens
 from pagelens.models import Chunk
 from pagelens.retrieve.labels import chunk_labels, question_labels
 from pagelens.retrieve.statements import question_statements, title_statements
-from pagelens.settings import Settings
+
+from index_support import ingested_app, ranked_pages
 from statement_pdfs import build_filing
 
 
@@ -68,24 +68,12 @@ def test_chunk_keys_come_from_titles_and_an_index_carries_none():
 def filing(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("statements")
     pages = build_filing(tmp / "acme-10k.pdf")
-    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PAGELENS_")}
-    os.environ["PAGELENS_CONFIG"] = str(tmp / "none.toml")
-    try:
-        with Pagelens(Settings(home=tmp / "home").with_overrides(**{"ingest.ocr": "off"})) as app:
-            [res] = app.ingest([tmp / "acme-10k.pdf"])
-            assert res.status == "indexed", res.error
-            yield app, pages
-    finally:
-        os.environ.pop("PAGELENS_CONFIG", None)
-        os.environ.update(saved)
+    with ingested_app(tmp, [tmp / "acme-10k.pdf"]) as app:
+        yield app, pages
 
 
 def _pages(app: Pagelens, query: str, label_weight: float) -> list[tuple[int, dict[str, float]]]:
-    app.settings.retrieval.weights["label"] = label_weight
-    try:
-        return [(h.chunk.page, h.channels) for h in app.search(query, k=5)]
-    finally:
-        app.settings.retrieval.weights.pop("label", None)
+    return ranked_pages(app, query, "label", label_weight)
 
 
 def test_the_named_statement_comes_first(filing):
