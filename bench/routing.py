@@ -14,6 +14,13 @@ second quarter (the 10-K of that year looks alike). Prints hit@1 / hit@5 / MRR o
 needed for multi-page and cross-doc) for routing on,
 routing off, and each question scoped to its own filing(s) (the ceiling routing aims at).
 
+``--statements`` adds the four primary financial statements to every 10-K (titles in capitals over
+borderless two-year tables, an index of them, notes that cite them, and a discussion page that names
+their line items in prose) and per filing five questions that name the statement they want read, by
+one of its names ("cash flow statement", "statement of financial position", "P&L statement"…), one of
+them naming two statements (both pages needed); a row with the label prior off
+(``retrieval.weights["label"] = 0``) shows what the statement titles (``pagelens.retrieve.statements``) add.
+
 ``--style sec`` prints the filings the way EDGAR filings print (issue #10): Item and PART headings in
 body-size bold, "Item 7." and its title on two lines, one heading overprinted to fake bold, a
 "Table of Contents" link and a running head that alternates between even and odd pages (the
@@ -72,6 +79,85 @@ CROSS_YEAR = ("How did {short}'s capital expenditures change from fiscal {prev} 
 QUARTER_Q = ("What interest expense did {short} report for the second quarter of {year}?", 2, "interest")
 
 
+STATEMENT_NAMES = {
+    "cashflow": ["cash flow statement", "statement of cash flows", "consolidated statements of cash flows"],
+    "balance": ["balance sheet", "statement of financial position", "consolidated balance sheets"],
+    "income": ["income statement", "statement of operations", "statement of income", "P&L statement"],
+    "equity": ["statement of stockholders' equity", "statement of changes in equity"],
+}
+STATEMENT_TITLES = {"income": "CONSOLIDATED STATEMENTS OF OPERATIONS", "balance": "CONSOLIDATED BALANCE SHEETS",
+                    "cashflow": "CONSOLIDATED STATEMENTS OF CASH FLOWS",
+                    "equity": "CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY"}
+STATEMENT_ROWS = {  # statement -> its rows (label, value key)
+    "income": [("Net sales", "sales"), ("Cost of sales", "cogs"), ("Operating income", "opinc"),
+               ("Interest expense", "intexp"), ("Net income", "netinc")],
+    "balance": [("Cash and cash equivalents", "cash"), ("Inventories", "inv"), ("Total assets", "assets"),
+                ("Long-term debt", "debt"), ("Total stockholders' equity", "equity")],
+    "cashflow": [("Net income", "netinc"), ("Depreciation and amortization", "da"),
+                 ("Net cash provided by operating activities", "cfo"),
+                 ("Purchases of property, plant and equipment", "ppe"), ("Dividends paid", "divpaid")],
+    "equity": [("Balance at beginning of year", "eqbegin"), ("Net income", "netinc"),
+               ("Repurchases of common stock", "buyback"), ("Balance at end of year", "equity")],
+}
+STATEMENT_QUESTIONS = [  # (template, statements, value keys)
+    ("According to {short}'s {cashflow} for fiscal {year}, how much was depreciation and amortization?", ["cashflow"], ["da"]),
+    ("What total assets did {short} report on its {balance} at the end of fiscal {year}?", ["balance"], ["assets"]),
+    ("What operating income does {short}'s {income} show for fiscal {year}?", ["income"], ["opinc"]),
+    ("How much common stock did {short} repurchase in fiscal {year}, per its {equity}?", ["equity"], ["buyback"]),
+    ("Based on {short}'s {income} and {balance} for fiscal {year}, what were its net sales and its inventories?",
+     ["income", "balance"], ["sales", "inv"]),
+]
+STATEMENT_PROSE = (
+    "Results of operations, part {i}", "Operating income, net sales, cost of sales, interest expense and net income "
+    "are discussed here for the fiscal year, with depreciation and amortization, purchases of property, plant and "
+    "equipment, dividends paid, inventories, total assets, long-term debt, repurchases of common stock and "
+    "stockholders' equity; the consolidated financial statements in Item 8 give the amounts.")
+
+
+def _statement_values(ci: int, year: int) -> dict[str, str]:
+    seed = ci * 53 + (year - 2000) * 17
+    keys = sorted({key for rows in STATEMENT_ROWS.values() for _, key in rows})
+    return {key: f"{1 + (seed + 7 * j) % 9},{(seed * (j + 3) * 37) % 900 + 100}" for j, key in enumerate(keys)}
+
+
+def _statements(path: Path, company: str, year: int, values: dict[str, str], prior: dict[str, str]) -> dict[str, int]:
+    """Append a discussion page, an index of the statements, the four statements and a note to the filing
+    at ``path``; returns each statement's page (1-based)."""
+    doc = pymupdf.open(path)
+    for i in range(2):
+        page = doc.new_page()
+        page.insert_text((60, 80), STATEMENT_PROSE[0].format(i=i + 1), fontsize=14)
+        page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), STATEMENT_PROSE[1], fontsize=11)
+    page = doc.new_page()
+    page.insert_text((60, 80), "Item 8. Financial Statements and Supplementary Data", fontsize=14)
+    for i, title in enumerate(STATEMENT_TITLES.values()):
+        page.insert_text((80, 110 + 16 * i), title.title(), fontsize=10)
+        page.insert_text((500, 110 + 16 * i), str(doc.page_count + 1 + i), fontsize=10)
+    pages = {}
+    for kind, title in STATEMENT_TITLES.items():
+        page = doc.new_page()
+        pages[kind] = doc.page_count
+        for i, line in enumerate((company.upper(), title, "(In millions of dollars)")):
+            page.insert_text((60, 70 + 15 * i), line, fontsize=11 if i < 2 else 9, fontname="hebo" if i < 2 else "helv")
+        for x, label in ((400, str(year)), (480, str(year - 1))):
+            page.insert_text((x, 130), label, fontsize=9, fontname="hebo")
+        for r, (label, key) in enumerate(STATEMENT_ROWS[kind]):
+            y = 150 + 16 * r
+            page.insert_text((60, y), label, fontsize=9)
+            for x, vals in ((430, values), (510, prior)):
+                page.insert_text((x - pymupdf.get_text_length(vals[key], fontsize=9), y), vals[key], fontsize=9)
+        page.insert_text((60, 260), "The accompanying notes are an integral part of these consolidated statements.", fontsize=8)
+    page = doc.new_page()
+    page.insert_text((60, 80), "Note 1. Summary of Significant Accounting Policies", fontsize=14)
+    page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), "The consolidated statements of operations, the balance sheets, "
+                        "the statements of cash flows and the statements of stockholders' equity include the accounts of "
+                        f"{company} and its subsidiaries.", fontsize=11)
+    doc.save(str(path) + ".tmp", no_new_id=True)  # not over the open file
+    doc.close()
+    Path(str(path) + ".tmp").replace(path)
+    return pages
+
+
 def _values(ci: int, year: int) -> dict[str, str]:
     seed = ci * 37 + (year - 2000) * 11
     return {"capex": str(300 + seed * 7 % 600), "interest": f"{2 + seed % 13}.{seed % 10}",
@@ -126,7 +212,8 @@ def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter
     doc.close()
 
 
-def build(root: Path, companies: int, years: list[int], filler: int = 0, style: str = "plain") -> list[dict]:
+def build(root: Path, companies: int, years: list[int], filler: int = 0, style: str = "plain",
+          statements: bool = False) -> list[dict]:
     """Questions: ``pdf``/``pages`` lists of gold (file, page) pairs, ``kind``, ``all``: every page needed."""
     docs = []
     n = 0
@@ -139,6 +226,8 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0, style: 
             names[year] = name
             values = _values(ci, year)
             _filing(root / name, company, year, values, quarter=False, filler=filler, style=style)
+            if statements:
+                docs += _statement_questions(root / name, ci, company, year, len(docs))
             for template, section, key in QUESTIONS:
                 docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
                              "kind": "named", "all": False, "answer": values[key].lstrip("$")})
@@ -160,6 +249,18 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0, style: 
         docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
                      "kind": "quarter", "all": False, "answer": values[key]})
     return docs
+
+
+def _statement_questions(path: Path, ci: int, company: str, year: int, n: int) -> list[dict]:
+    values = _statement_values(ci, year)
+    pages = _statements(path, company, year, values, _statement_values(ci, year - 1))
+    out = []
+    for j, (template, kinds, keys) in enumerate(STATEMENT_QUESTIONS):
+        names = {kind: STATEMENT_NAMES[kind][(n + j) % len(STATEMENT_NAMES[kind])] for kind in STATEMENT_NAMES}
+        out.append({"gold": [(path.name, pages[k]) for k in kinds], "all": len(kinds) > 1,
+                    "question": template.format(short=company.split()[0], year=year, **names),
+                    "kind": "statement" if len(kinds) == 1 else "statements×2", "answer": [values[k] for k in keys]})
+    return out
 
 
 def measure(app: Pagelens, questions: list[dict], scoped: bool, answers: bool, k: int = 5) -> dict[str, list[float]]:
@@ -193,12 +294,14 @@ def main() -> None:
     ap.add_argument("--root", type=Path, help="folder to build into (and reuse: PDFs and home are kept)")
     ap.add_argument("--no-answers", action="store_true", help="retrieval only")
     ap.add_argument("--filler", type=int, default=0, help="look-alike pages added after each filing's sections")
+    ap.add_argument("--statements", action="store_true", help="add financial statements and questions naming them")
     ap.add_argument("--style", choices=("plain", "sec"), default="plain",
                     help="plain: 14 pt headings; sec: printed like EDGAR filings (see above)")
     args = ap.parse_args()
     root = args.root or Path(tempfile.mkdtemp(prefix="pagelens-routing-"))
     (root / "pdfs").mkdir(parents=True, exist_ok=True)
-    questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler, args.style)
+    questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler, args.style,
+                      args.statements)
     settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
     t0 = time.perf_counter()
     with Pagelens(settings) as app:
@@ -206,7 +309,9 @@ def main() -> None:
     n_docs = len(list((root / "pdfs").glob("*.pdf")))
     print(f"{n_docs} filings, {len(questions)} questions, ingested in {time.perf_counter() - t0:.0f} s\n")
     print(f"{'setting':<22}{'questions':<12}{'n':>4}{'hit@1':>8}{'hit@5':>8}{'MRR':>7}{'answers':>9}")
+    no_labels = {**settings.retrieval.weights, "label": 0.0}
     for label, overrides, scoped in (
+        *((("label prior off", {"retrieval.weights": no_labels}, False),) if args.statements else ()),
         ("routing off", {"retrieval.route": False}, False),
         ("multipart off", {"retrieval.multipart": False}, False),
         ("answers by parts off", {"answer.by_parts": False}, False),

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pagelens.index.bm25 import SparseEncoder
 from pagelens.index.indexer import Indexer
@@ -15,6 +16,9 @@ from pagelens.settings import Settings
 from pagelens.store.catalog import Catalog
 from pagelens.store.images import ImageStore
 from pagelens.vectors.edge import EdgeVectorStore
+
+if TYPE_CHECKING:
+    from pagelens.app import Pagelens
 
 
 @dataclass
@@ -49,3 +53,32 @@ def built_index(home: Path, paths: Sequence[Path]) -> Iterator[BuiltIndex]:
     finally:
         store.close()
         catalog.close()
+
+
+@contextmanager
+def ingested_app(tmp: Path, paths: Sequence[Path]) -> Iterator["Pagelens"]:
+    """The application over ``paths`` ingested (OCR off) into ``tmp/home``, with no PAGELENS_ variable
+    or config file of the environment in play; every one must be indexed."""
+    import os
+
+    from pagelens.app import Pagelens
+
+    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PAGELENS_")}
+    os.environ["PAGELENS_CONFIG"] = str(tmp / "none.toml")
+    try:
+        with Pagelens(Settings(home=tmp / "home").with_overrides(**{"ingest.ocr": "off"})) as app:
+            for res in app.ingest(list(paths)):
+                assert res.status == "indexed", res.error
+            yield app
+    finally:
+        os.environ.pop("PAGELENS_CONFIG", None)
+        os.environ.update(saved)
+
+
+def ranked_pages(app: "Pagelens", query: str, channel: str, weight: float, k: int = 5) -> list[tuple[int, dict[str, float]]]:
+    """(page, channels) of the top ``k`` hits with ``retrieval.weights[channel]`` set to ``weight``."""
+    app.settings.retrieval.weights[channel] = weight
+    try:
+        return [(h.chunk.page, h.channels) for h in app.search(query, k=k)]
+    finally:
+        app.settings.retrieval.weights.pop(channel, None)

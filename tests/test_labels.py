@@ -14,6 +14,7 @@ from pagelens.app import Pagelens
 from pagelens.models import Chunk
 from pagelens.retrieve.labels import caption_labels, chunk_labels, heading_labels, question_labels
 from pagelens.settings import Settings
+from index_support import ingested_app, ranked_pages
 from pdf_support import draw_ruled_table
 
 
@@ -87,24 +88,12 @@ def _pump_report(path: Path) -> None:
 def pump(tmp_path_factory: pytest.TempPathFactory):
     tmp = tmp_path_factory.mktemp("labels")
     _pump_report(tmp / "pump.pdf")
-    saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PAGELENS_")}
-    os.environ["PAGELENS_CONFIG"] = str(tmp / "none.toml")
-    try:
-        with Pagelens(Settings(home=tmp / "home").with_overrides(**{"ingest.ocr": "off"})) as app:
-            [res] = app.ingest([tmp / "pump.pdf"])
-            assert res.status == "indexed", res.error
-            yield app
-    finally:
-        os.environ.pop("PAGELENS_CONFIG", None)
-        os.environ.update(saved)
+    with ingested_app(tmp, [tmp / "pump.pdf"]) as app:
+        yield app
 
 
 def _pages(app: Pagelens, query: str, label_weight: float) -> list[tuple[int, dict[str, float]]]:
-    app.settings.retrieval.weights["label"] = label_weight
-    try:
-        return [(h.chunk.page, h.channels) for h in app.search(query, k=5)]
-    finally:
-        app.settings.retrieval.weights.pop("label", None)
+    return ranked_pages(app, query, "label", label_weight)
 
 
 def test_the_named_figure_wins_over_its_look_alike(pump: Pagelens):

@@ -35,9 +35,10 @@ from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
-CHUNKER_VERSION = 5
-"""Bump when a change here alters chunk texts or ids, so that an index built by the old code is not
-reused (``Settings.index_identity`` should include it)."""
+CHUNKER_VERSION = 6
+"""Bump when a change here alters chunk texts or ids, or when the label keys a chunk's point carries
+change (``pagelens.retrieve.labels``; 6: financial statement titles), so that an index built by the old
+code is not reused (``Settings.index_identity`` should include it)."""
 
 FLOW_KINDS = frozenset(
     {

@@ -31,6 +31,7 @@ from pagelens.index.chunking import chunk_document
 from pagelens.index.profile import COVER_PAGES, build_profile, profile_collection, profile_point_id, profile_spec
 from pagelens.models import Chunk
 from pagelens.retrieve.labels import LABEL_VECTOR, chunk_labels, label_vector
+from pagelens.retrieve.statements import page_statements
 from pagelens.settings import Settings
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, CatalogStore
 from pagelens.store.images import ImageStore
@@ -153,8 +154,9 @@ class Indexer:
         done = len(chunks) - len(todo)
         if progress:
             progress(done, len(chunks))
+        pages = page_statements(chunks)  # a statement's title reaches the chunks of its page
         for batch in self._rounds(todo):
-            self.store.upsert(self.collection, self._points(batch))
+            self.store.upsert(self.collection, self._points(batch, pages))
             crash_point(self.settings.fault_at, "upsert")
             done += len(batch)
             if progress:
@@ -193,7 +195,7 @@ class Indexer:
         for i in range(0, len(ordered), size):
             yield ordered[i : i + size]
 
-    def _points(self, chunks: list[Chunk]) -> list[PointRecord]:
+    def _points(self, chunks: list[Chunk], page_keys: dict[int, list[str]] | None = None) -> list[PointRecord]:
         if self.enricher is not None:
             self._describe_figures(chunks)
         dense = [c for c in chunks if c.kind not in SPARSE_ONLY_KINDS]
@@ -213,6 +215,8 @@ class Indexer:
             if sparse.indices:
                 point.sparse["bm25"] = sparse
             labels = chunk_labels(chunk)  # "Figure 2", "Section 4.1": pagelens.retrieve.labels
+            if page_keys and len(chunk.pages) == 1:
+                labels = list(dict.fromkeys(labels + page_keys.get(chunk.page, [])))
             if labels:
                 point.sparse[LABEL_VECTOR] = label_vector(labels)
             if chunk.id in summaries:

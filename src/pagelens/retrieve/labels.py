@@ -11,7 +11,9 @@ from what cites them:
   table or figure chunk opens with its own caption, so there its first line may be the loose form
   ("Figure 13 Speedup over the interpreter");
 * the headings the chunk sits under (``Chunk.section``): "4.1 Setup" → section 4.1, "A.2 Optimizer"
-  → appendix and section A.2, "Appendix B Proofs", "Chapter 3 ...", "Part II ...", "Item 7. ...".
+  → appendix and section A.2, "Appendix B Proofs", "Chapter 3 ...", "Part II ...", "Item 7. ...";
+* the financial statement it titles ("Consolidated Statements of Cash Flows" → ``statement:cashflow``,
+  which "the cash flow statement" in a question names: :mod:`pagelens.retrieve.statements`).
 
 Each label is a key such as ``figure:2`` or ``section:4.1``, stored as one term of the sparse vector
 ``label`` of the chunk's point (:func:`label_vector`). A question's labels (:func:`question_labels`)
@@ -28,6 +30,7 @@ from typing import Any, TypeVar
 
 from pagelens.index.bm25 import term_index
 from pagelens.models import Chunk
+from pagelens.retrieve.statements import chunk_statements, question_statements
 from pagelens.vectors import ScoredPoint, SparseVector
 
 C = TypeVar("C", bound=Any)
@@ -81,6 +84,7 @@ def question_labels(query: str) -> list[str]:
         kind, num = key.split(":", 1)
         if kind == "chapter":
             out.append(f"section:{num}")
+    out += question_statements(query)  # "the cash flow statement": pagelens.retrieve.statements
     return list(dict.fromkeys(out))
 
 
@@ -114,10 +118,12 @@ def caption_labels(text: str, captioned: bool) -> list[str]:
 
 
 def chunk_labels(chunk: Chunk) -> list[str]:
-    """Every label key the chunk carries: its caption lines and the headings it sits under."""
+    """Every label key the chunk carries: its caption lines, the headings it sits under and the financial
+    statements it titles."""
     keys = caption_labels(chunk.text, chunk.kind in CAPTIONED_KINDS)
     for heading in chunk.section:
         keys += heading_labels(heading)
+    keys += chunk_statements(chunk)
     return list(dict.fromkeys(keys))
 
 
