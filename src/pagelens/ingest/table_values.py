@@ -105,3 +105,29 @@ def is_value(text: str) -> bool:
     """An amount that says something by itself: ``is_amount`` less a currency sign alone (a row of
     "$" signs under column titles may still belong to the header)."""
     return is_amount(text) and not is_currency(text)
+
+
+# The digits of an amount: "$ (1,204.5)" → "1,204.5". Grouped: thousands set apart ("1,204", "1.204",
+# "1 204"); plain: four or more digits in a row ("1204", "2023"); fractional: a decimal part or a percent.
+_DIGITS = re.compile(r"[^\d.,\s]")
+_GROUPED = re.compile(r"^\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d+)?$")
+_PLAIN_BIG = re.compile(r"^\d{4,}(?:[.,]\d+)?$")
+_FRACTION = re.compile(r"^\d+[.,]\d{1,2}$")
+
+
+def printed_unlike(year: str, column: list[str]) -> bool:
+    """A bare year ("2023") printed the way ``column``'s amounts never print theirs: the column sets
+    the thousands of its four-digit amounts apart ("1,204") and prints none without, or every amount
+    of it has decimals or a percent ("2.46", "12.5%"). Such a year over the column titles it: as one of
+    its amounts it would read "2,023" or "2,023.00". False when the column shows neither."""
+    if not is_year(year):
+        return False
+    amounts = [c for c in column if is_value(c) and not is_period(c)]
+    if not amounts:
+        return False
+    cores = [" ".join(_DIGITS.sub("", c).split()).strip(".,") for c in amounts]
+    grouped = any(_GROUPED.match(c) for c in cores)
+    plain = any(_PLAIN_BIG.match(c.replace(" ", "")) for c in cores)
+    if grouped and not plain:
+        return True
+    return all(_FRACTION.match(c) or "%" in a for c, a in zip(cores, amounts))
