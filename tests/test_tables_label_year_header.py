@@ -88,3 +88,12 @@ def test_a_column_of_years_under_a_label_row_stays_data(tmp_path: Path) -> None:
     assert t is not None
     assert t.header == []
     assert t.rows == rows
+
+
+def test_years_beside_a_section_title_do_not_become_the_header() -> None:
+    """A section title ("Operating activities:") heads the rows under it, not the columns."""
+    from pagelens.ingest.table_cells import reads_as_periods
+
+    assert reads_as_periods(["Revenue", "2023", "2022"], AMOUNTS, first=True)
+    assert not reads_as_periods(["Operating activities:", "2023", "2022"], AMOUNTS, first=True)
+    assert not reads_as_periods(["Revenue", "2023", "2022"], AMOUNTS)  # below the first row: a row
