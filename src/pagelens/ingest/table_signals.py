@@ -9,6 +9,7 @@ from typing import Any
 
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_captions import CAPTION as _CAPTION
+from pagelens.ingest.table_upright import upright
 from pagelens.ingest.table_values import CURRENCY, is_numeric
 from pagelens.ingest.table_whitespace import MIN_DATA_ROWS, aligned_rows
 
@@ -124,7 +125,8 @@ def table_signals(ctx: PageContext) -> TableSignals:
     cached = ctx.__dict__.get("_table_signals")
     if isinstance(cached, TableSignals):
         return cached
-    sig = _signals(ctx)
+    up = upright(ctx)  # a page turned by /Rotate: its rows as shown (``table_upright``)
+    sig = table_signals(up) if up is not None else _signals(ctx)
     ctx.__dict__["_table_signals"] = sig
     return sig
 

@@ -28,6 +28,10 @@ _VALUE = re.compile(
     r"(?:x|bps|pts|pp)?[*†‡]*(?:\(\d\))?$",
     re.I,
 )
+# A range of two values: 8.0-15.0  12.5 – 20.5  5%-10%  (a table of sizes, tolerances, bands). A year
+# before the dash ("2019-2020", "2023-24") names a period, not a value.
+_PLAIN = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?"
+_RANGE = re.compile(rf"^[$€£¥]?({_PLAIN})[-–—][$€£¥]?{_PLAIN}$")
 _NIL = re.compile(r"^(?:[-−–—]+%?|n/?a|nm|n\.m\.|nil|\*)$", re.I)  # a dash, "—%", n/a, NM
 # Statistical agencies' cell markers (Census, BLS): (X) not applicable, (NA) not available, (D) withheld,
 # (Z) rounds to zero, (S) below standards. Upper case only: "(a)", "(b)" are footnote marks.
@@ -64,9 +68,13 @@ def is_numeric(text: str) -> bool:
 
 
 def value_kind(text: str) -> str | None:
-    """``"num"`` for a number cell, ``"nil"`` for a dash / n/a cell, None for text."""
+    """``"num"`` for a number cell (a range of two numbers too: "8.0 - 15.0"), ``"nil"`` for a dash /
+    n/a cell, None for text."""
     compact = text.replace(" ", "")
     if _VALUE.match(compact):
+        return "num"
+    ranged = _RANGE.match(compact)
+    if ranged and not _YEAR.match(ranged.group(1)):
         return "num"
     if _NIL.match(compact) or _AGENCY_NIL.match(compact):
         return "nil"
