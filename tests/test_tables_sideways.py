@@ -106,3 +106,22 @@ def test_text_written_sideways_on_an_upright_page_is_not_turned(tmp_path: Path) 
     page.insert_text((72, 100), "A portrait page of ordinary text, stored turned.", fontsize=10)
     page.set_rotation(90)
     assert not sideways(_ctx(doc.tobytes(), tmp_path))
+
+
+def test_the_pipeline_claims_the_sideways_table_from_the_body_text(settings, tmp_path: Path) -> None:
+    """The table's box, mapped back to the page's own coordinates, keeps its rows out of the text."""
+    from pagelens.ingest.pipeline import Ingestor
+    from pagelens.models import ElementKind
+    from pagelens.store.catalog import Catalog
+
+    pdf = tmp_path / "sheet.pdf"
+    pdf.write_bytes(_stored_sideways(270))
+    s = settings.with_overrides(**{"ingest.ocr": "off"})
+    ingestor = Ingestor(s.ingest, Catalog(s.home / "catalog.sqlite3"), ImageStore(s.home / "images"))
+    result = ingestor.ingest_file(pdf)
+    assert result.status == "indexed", result.error
+    els = list(ingestor.catalog.iter_elements(result.doc_id))
+    assert [e.table.rows for e in els if e.kind == ElementKind.TABLE and e.table.header[:3] == HEADER] == [ROWS]
+    body = " ".join(e.text for e in els if e.kind != ElementKind.TABLE)
+    assert "Tighten the nut" in body
+    assert not any(r[1] in body for r in ROWS)
