@@ -45,3 +45,23 @@ def test_amounts_cover_both_older_readings() -> None:
 ])
 def test_reads_as_data(row: list[str], data: bool) -> None:
     assert reads_as_data(row) is data
+
+
+@pytest.mark.parametrize("text", ["8.0 - 15.0", "12.5–20.5", "5%-10%", "1,000 - 2,000", "10 - 20"])
+def test_a_range_of_two_numbers_is_one_value(text: str) -> None:
+    assert value_kind(text) == "num"
+
+
+@pytest.mark.parametrize("text", ["2019-2020", "2023-24", "2019 - 2020", "20-27083460-5", "3-", "a-b"])
+def test_year_spans_codes_and_dangling_dashes_are_no_range(text: str) -> None:
+    assert value_kind(text) is None
+
+
+def test_a_year_printed_unlike_its_column() -> None:
+    from pagelens.ingest.table_values import printed_unlike
+
+    assert printed_unlike("2023", ["1,204", "", "31,999"])  # thousands set apart
+    assert printed_unlike("2023", ["2.46", "1.10"])  # decimals
+    assert not printed_unlike("2023", ["41", "9", "7"])  # small counts say nothing
+    assert not printed_unlike("2023", ["1204", "3,412"])  # a plain four-digit amount in the column
+    assert not printed_unlike("Q3", ["1,204"])  # only a bare year

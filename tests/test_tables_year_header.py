@@ -159,13 +159,23 @@ def test_a_row_label_beside_year_like_counts_is_data(tmp_path: Path) -> None:
 @pytest.mark.parametrize("row", [
     ["", "2023", "2023"],  # the same year twice: not one title per column
     ["2019", "2020", "2021"],  # a year in the label column
-    ["Revenue", "2023", "2022"],  # a row label
     ["", "2023", "1,204"],  # an amount among the years
 ])
 def test_rows_that_are_not_period_titles(row: list[str]) -> None:
     from pagelens.ingest.table_cells import reads_as_periods
 
     assert not reads_as_periods(row, FULL)
+
+
+COUNTS = [["Units returned", "41", "38"], ["Units in repair", "1204", "12"], ["Units scrapped", "9", "7"]]
+
+
+def test_a_row_label_beside_years_printed_like_the_amounts_is_data() -> None:
+    """Beside a row label, years stay amounts where the columns print their amounts as the years are
+    printed (small counts, "1204" without a thousands separator)."""
+    from pagelens.ingest.table_cells import reads_as_periods
+
+    assert not reads_as_periods(["Revenue", "2023", "2022"], COUNTS, first=True)
 
 
 # -- a header band taken from another reading ----------------------------------------------------------

@@ -21,6 +21,7 @@ from pagelens.ingest.table_values import (
     is_period,
     is_value,
     is_year,
+    printed_unlike,
 )
 
 Word = tuple  # (x0, y0, x1, y1, text, block, line, word_no) as page.get_text("words") gives them
@@ -239,14 +240,17 @@ def _amount_column(body: Sequence[Sequence[str]], j: int) -> bool:
     return len(amounts) > len(col) / 2 and any(is_value(c) and not is_period(c) for c in amounts)
 
 
-def reads_as_periods(row: Sequence[str], body: Sequence[Sequence[str]]) -> bool:
+def reads_as_periods(row: Sequence[str], body: Sequence[Sequence[str]], first: bool = False) -> bool:
     """Column titles that are periods, over the rows ``body`` ("| 2023 | 2022", "Item | 2023 | 2022",
     "(in millions) | FY2023 | FY2022", "Three months ended June 30, | 2023 | 2022").
 
     Every number of the row is a period, no two alike, each over a body column of amounts; the label
-    cell is empty or a caption (``is_caption_label``), never a row label ("Revenue | 2023 | 2022" may
-    be amounts). Years are data where they are the row labels ("2019 | Launch of X") or a column of
-    years runs down the body.
+    cell is empty or a caption (``is_caption_label``). Beside a row label ("Revenue | 2023 | 2022",
+    "Units shipped | 2023 | 2022") the years may be that row's amounts: in the table's ``first`` row
+    they title the columns where each is printed unlike its column's amounts (``printed_unlike``:
+    "2023" over "1,204" and "31,999", or over "2.46"), as a statement's first row names its periods;
+    never beside a section title ("Operating activities:", which heads the rows under it). Years are
+    data where they are the row labels ("2019 | Launch of X") or a column of years runs down the body.
     """
     numbers = [(j, c) for j, c in enumerate(row) if c and is_value(c)]
     if not numbers or not all(is_period(c) for _, c in numbers):
@@ -254,7 +258,12 @@ def reads_as_periods(row: Sequence[str], body: Sequence[Sequence[str]]) -> bool:
     if len({" ".join(c.split()).lower() for _, c in numbers}) < len(numbers):
         return False
     if _label_column(body) and row[0] and (is_value(row[0]) or not is_caption_label(row[0])):
-        return False
+        columns = [[r[j] for r in body if j < len(r)] for j, _ in numbers]
+        section = row[0].rstrip().endswith(":")
+        if not first or section or is_value(row[0]) or not all(
+            printed_unlike(c, col) for (_, c), col in zip(numbers, columns)
+        ):
+            return False
     return all(_amount_column(body, j) for j, _ in numbers)
 
 
@@ -272,7 +281,7 @@ def detect_header(grid: Grid) -> Grid:
     cells = grid.cells
     if len(cells) < 2:
         return grid
-    if not any(cells[0]) or (reads_as_data(cells[0]) and not reads_as_periods(cells[0], cells[1:])):
+    if not any(cells[0]) or (reads_as_data(cells[0]) and not reads_as_periods(cells[0], cells[1:], first=True)):
         return grid
     n = 1
     while n < min(len(cells) - 1, 3):

@@ -3,12 +3,14 @@ whitespace-aligned value columns. ``layout_model.page_tier`` turns them into the
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_captions import CAPTION as _CAPTION
-from pagelens.ingest.table_values import is_numeric
+from pagelens.ingest.table_upright import upright
+from pagelens.ingest.table_values import CURRENCY, is_numeric
 from pagelens.ingest.table_whitespace import MIN_DATA_ROWS, aligned_rows
 
 
@@ -76,7 +78,21 @@ def _rules(drawings: list[dict[str, Any]]) -> tuple[list[tuple[float, float, flo
     return hs, vs
 
 
+# An identifier or date of digit groups joined by hyphens: a tax or person number ("20-27083460-5",
+# "123-45-6789"), a part or phone number ("555-0142"), an ISO date ("2013-10-09").
+_CODE = re.compile(r"^\d+(?:-\d+)+$")
+
+
+def _number_like(token: str) -> bool:
+    return is_numeric(token) or _CODE.match(token) is not None
+
+
 def _numeric_rows(text: dict[str, Any]) -> int:
+    """Text rows (3 pt bands) with three or more numbers making up 40% of their words or more.
+
+    Numbers include identifiers of hyphenated digit groups (``_CODE``): a listing prints names beside
+    ID numbers, dates and amounts ("MENA  JUAN MARTÍN  27.083.460  20-27083460-5  09/10/2013  $ 10.000,00").
+    A currency sign printed apart from its amount ("$ 10.000,00") is no word of its own."""
     rows: dict[int, list[str]] = {}
     for block in text.get("blocks", ()):
         if block.get("type") != 0:
@@ -86,8 +102,9 @@ def _numeric_rows(text: dict[str, Any]) -> int:
             rows.setdefault(key, []).extend("".join(s["text"] for s in line["spans"]).split())
     count = 0
     for tokens in rows.values():
-        nums = sum(1 for t in tokens if is_numeric(t))
-        if nums >= 3 and nums >= 0.4 * len(tokens):
+        words = [t for t in tokens if t not in CURRENCY]
+        nums = sum(1 for t in words if _number_like(t))
+        if nums >= 3 and nums >= 0.4 * len(words):
             count += 1
     return count
 
@@ -108,7 +125,8 @@ def table_signals(ctx: PageContext) -> TableSignals:
     cached = ctx.__dict__.get("_table_signals")
     if isinstance(cached, TableSignals):
         return cached
-    sig = _signals(ctx)
+    up = upright(ctx)  # a page turned by /Rotate: its rows as shown (``table_upright``)
+    sig = table_signals(up) if up is not None else _signals(ctx)
     ctx.__dict__["_table_signals"] = sig
     return sig
 

@@ -28,6 +28,10 @@ _VALUE = re.compile(
     r"(?:x|bps|pts|pp)?[*†‡]*(?:\(\d\))?$",
     re.I,
 )
+# A range of two values: 8.0-15.0  12.5 – 20.5  5%-10%  (a table of sizes, tolerances, bands). A year
+# before the dash ("2019-2020", "2023-24") names a period, not a value.
+_PLAIN = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?"
+_RANGE = re.compile(rf"^[$€£¥]?({_PLAIN})[-–—][$€£¥]?{_PLAIN}$")
 _NIL = re.compile(r"^(?:[-−–—]+%?|n/?a|nm|n\.m\.|nil|\*)$", re.I)  # a dash, "—%", n/a, NM
 # Statistical agencies' cell markers (Census, BLS): (X) not applicable, (NA) not available, (D) withheld,
 # (Z) rounds to zero, (S) below standards. Upper case only: "(a)", "(b)" are footnote marks.
@@ -64,9 +68,13 @@ def is_numeric(text: str) -> bool:
 
 
 def value_kind(text: str) -> str | None:
-    """``"num"`` for a number cell, ``"nil"`` for a dash / n/a cell, None for text."""
+    """``"num"`` for a number cell (a range of two numbers too: "8.0 - 15.0"), ``"nil"`` for a dash /
+    n/a cell, None for text."""
     compact = text.replace(" ", "")
     if _VALUE.match(compact):
+        return "num"
+    ranged = _RANGE.match(compact)
+    if ranged and not _YEAR.match(ranged.group(1)):
         return "num"
     if _NIL.match(compact) or _AGENCY_NIL.match(compact):
         return "nil"
@@ -105,3 +113,29 @@ def is_value(text: str) -> bool:
     """An amount that says something by itself: ``is_amount`` less a currency sign alone (a row of
     "$" signs under column titles may still belong to the header)."""
     return is_amount(text) and not is_currency(text)
+
+
+# The digits of an amount: "$ (1,204.5)" → "1,204.5". Grouped: thousands set apart ("1,204", "1.204",
+# "1 204"); plain: four or more digits in a row ("1204", "2023"); fractional: a decimal part or a percent.
+_DIGITS = re.compile(r"[^\d.,\s]")
+_GROUPED = re.compile(r"^\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d+)?$")
+_PLAIN_BIG = re.compile(r"^\d{4,}(?:[.,]\d+)?$")
+_FRACTION = re.compile(r"^\d+[.,]\d{1,2}$")
+
+
+def printed_unlike(year: str, column: list[str]) -> bool:
+    """A bare year ("2023") printed the way ``column``'s amounts never print theirs: the column sets
+    the thousands of its four-digit amounts apart ("1,204") and prints none without, or every amount
+    of it has decimals or a percent ("2.46", "12.5%"). Such a year over the column titles it: as one of
+    its amounts it would read "2,023" or "2,023.00". False when the column shows neither."""
+    if not is_year(year):
+        return False
+    amounts = [c for c in column if is_value(c) and not is_period(c)]
+    if not amounts:
+        return False
+    cores = [" ".join(_DIGITS.sub("", c).split()).strip(".,") for c in amounts]
+    grouped = any(_GROUPED.match(c) for c in cores)
+    plain = any(_PLAIN_BIG.match(c.replace(" ", "")) for c in cores)
+    if grouped and not plain:
+        return True
+    return all(_FRACTION.match(c) or "%" in a for c, a in zip(cores, amounts))

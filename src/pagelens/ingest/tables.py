@@ -46,6 +46,7 @@ from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled,
 from pagelens.ingest.table_render import to_html, to_markdown
 from pagelens.ingest.table_signals import TableSignals, _rules, table_signals
 from pagelens.ingest.table_text import rule_group_boxes, text_grid
+from pagelens.ingest.table_upright import to_page, upright
 from pagelens.ingest.table_values import is_numeric
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.ingest.ruled_regions import FORM_WIDGETS, form_widgets_in
@@ -120,7 +121,7 @@ def _plumber_tables(ctx: PageContext, clip: pymupdf.Rect | None, ruled: bool) ->
         ctx.warnings.append("tables: pdfplumber skipped (the file bytes are not available)")
         return []
     settings = {"vertical_strategy": "text", "horizontal_strategy": "lines" if ruled else "text"}
-    with pdfplumber.open(io.BytesIO(data), pages=[ctx.page_no]) as pdf:
+    with pdfplumber.open(io.BytesIO(data), pages=[ctx.page.number + 1]) as pdf:
         page = pdf.pages[0]
         if clip is not None:
             box = (max(clip.x0, 0), max(clip.y0, 0), min(clip.x1, page.width), min(clip.y1, page.height))
@@ -377,7 +378,18 @@ def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None
 
 
 def extract_tables(ctx: PageContext) -> list[Element]:
-    """TABLE elements of one page; their boxes are added to ``ctx.claimed``."""
+    """TABLE elements of one page; their boxes are added to ``ctx.claimed``. A page turned by
+    ``/Rotate`` whose text reads upright as shown is read on an upright copy (``table_upright``)."""
+    up = upright(ctx)
+    if up is not None:
+        up.use_layout = ctx.use_layout
+        found = extract_tables(up)
+        ctx.warnings += up.warnings
+        for el in found:
+            box = to_page(ctx, el.bbox)
+            el.bbox = (box.x0, box.y0, box.x1, box.y1)
+            ctx.claimed.append(box)
+        return found
     sig = table_signals(ctx)
     mono = _mono(ctx)
     if not sig.hard and not ctx.use_layout and not mono and sig.rule_group < 4:

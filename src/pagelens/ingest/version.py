@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from pagelens.models import Document
 
-PARSER_VERSION = 2
+PARSER_VERSION = 3
 """Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
 that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
-recorded (stored as 0); 2 = table extraction and SEC filing headings (#10)."""
+recorded (stored as 0); 2 = table extraction and SEC filing headings (#10); 3 = tables on pages turned
+by /Rotate, listings of names and ID numbers, ranges as values, a year row beside a row label as header."""
 
 
 def is_stale(doc: Document) -> bool:
