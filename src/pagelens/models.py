@@ -223,9 +223,9 @@ class SearchHit(BaseModel):
         "empty for a plain one-part question."
     )
     doc_terms: list[str] = Field(
-        default_factory=list, description="The question's terms that this hit's document's identity holds (file name, "
-        "title, issuer, form type, period: pagelens.retrieve.routing): what the question says to name the document, "
-        "said by the document as a whole rather than by this page."
+        default_factory=list, description="The question's terms that this hit's document's facts hold (issuer, form type "
+        "and reporting period, from its cover and file name: pagelens.retrieve.routing): what the question says to "
+        "name the document, said by the document as a whole rather than by this page."
     )
 
     def all_chunks(self) -> list[Chunk]:

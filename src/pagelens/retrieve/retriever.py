@@ -147,10 +147,11 @@ class Retriever:
             timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         hits = [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
-        if routing is not None and routing.identity:
+        if routing is not None and routing.facts:
+            # Issuer, form and period only: title and keyword words are often what the question asks about.
             order = {t: i for i, t in reversed(list(enumerate(tokenize(query))))}  # as the question says them
             for h in hits:
-                h.doc_terms = sorted(routing.identity.get(h.chunk.doc_id, ()), key=lambda t: order.get(t, len(order)))
+                h.doc_terms = sorted(routing.facts.get(h.chunk.doc_id, ()), key=lambda t: order.get(t, len(order)))
         return hits
 
     def route(self, query: str) -> Routing:
