@@ -90,7 +90,7 @@ STATEMENT_TITLES = {"income": "CONSOLIDATED STATEMENTS OF OPERATIONS", "balance"
                     "equity": "CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY"}
 STATEMENT_ROWS = {  # statement -> its rows (label, value key)
     "income": [("Net sales", "sales"), ("Cost of sales", "cogs"), ("Operating income", "opinc"),
-               ("Interest expense", "intexp"), ("Net income", "netinc")],
+               ("Other income, net", "other"), ("Net income", "netinc")],
     "balance": [("Cash and cash equivalents", "cash"), ("Inventories", "inv"), ("Total assets", "assets"),
                 ("Long-term debt", "debt"), ("Total stockholders' equity", "equity")],
     "cashflow": [("Net income", "netinc"), ("Depreciation and amortization", "da"),
@@ -115,9 +115,12 @@ STATEMENT_PROSE = (
 
 
 def _statement_values(ci: int, year: int) -> dict[str, str]:
+    """The statements' numbers; purchases of property, plant and equipment are the capital expenditures
+    the discussion states (one filing never says two things)."""
     seed = ci * 53 + (year - 2000) * 17
     keys = sorted({key for rows in STATEMENT_ROWS.values() for _, key in rows})
-    return {key: f"{1 + (seed + 7 * j) % 9},{(seed * (j + 3) * 37) % 900 + 100}" for j, key in enumerate(keys)}
+    values = {key: f"{1 + (seed + 7 * j) % 9},{(seed * (j + 3) * 37) % 900 + 100}" for j, key in enumerate(keys)}
+    return values | {"ppe": _values(ci, year)["capex"]}
 
 
 def _statements(path: Path, company: str, year: int, values: dict[str, str], prior: dict[str, str]) -> dict[str, int]:

@@ -222,6 +222,11 @@ class SearchHit(BaseModel):
         "resolved a description and 'hop 2 via NAME' on the page found by asking about it (pagelens.retrieve.hop); "
         "empty for a plain one-part question."
     )
+    doc_terms: list[str] = Field(
+        default_factory=list, description="The question's terms that this hit's document's facts hold (issuer, form type "
+        "and reporting period, from its cover and file name: pagelens.retrieve.routing): what the question says to "
+        "name the document, said by the document as a whole rather than by this page."
+    )
 
     def all_chunks(self) -> list[Chunk]:
         """This hit's chunk, then the chunks of its page it carries."""

@@ -114,7 +114,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 13
+EXTRACTIVE_VERSION = 14
 
 
 @dataclass
@@ -203,8 +203,10 @@ class ExtractiveAnswerer:
         # page of another document that happens to hold it ("Hispanic" in a data set's notes) says
         # nothing about the quoted table.
         own = {top[c.source].chunk.doc_name for c in chosen}
+        # What the question says to name a quoted document its identity states, for all its pages ("Acme",
+        # "the second quarter" of a filing-0003.pdf whose cover reports them: ``SearchHit.doc_terms``).
         stated = ds.Sources.of([t for h in top if h.chunk.doc_name in own for c in h.all_chunks()
-                                for t in (c.text, *c.section)])
+                                for t in (c.text, *c.section)] + [" ".join(h.doc_terms) for h in top if h.chunk.doc_name in own])
         features += ds.distinct(units, stated)
         return Evidence(" ".join(parts), best.score, features, flags)
 

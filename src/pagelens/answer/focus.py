@@ -57,6 +57,8 @@ UNIT_WEIGHT = 0.5  # weight of the terms of a "per ..." unit against the thing m
 ENTITY_FLOOR = 0.5  # focus_span of a question for a thing of a kind whose span does not name the kind
 VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money"})
 _YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
+# A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month").
+_CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+)(?![\w-])")
 
 _WH = re.compile(r"^(what|which|who|whom|whose|how|when|where)$", re.I)
 _AUX = frozenset("is are was were be been being do does did has have had can could will would shall should may "
@@ -269,8 +271,9 @@ def type_near(focus: Focus, question: str, pieces: Sequence[str], named: Sequenc
 
 def conditions_found(question: str, text: str) -> float:
     """Share of the question's numbers other than years ("with *12* g", "*6* layers") that ``text`` holds;
-    1 when it gives none. Years are names (``text.key_names``), checked on the page."""
-    given = {n for n in tx.numbers(question) if not _YEARLIKE.fullmatch(n)}
+    1 when it gives none. Years are names (``text.key_names``), checked on the page; so are numbers
+    inside codes ("its 2017 *10*-K")."""
+    given = {n for n in tx.numbers(_CODE.sub(" ", question)) if not _YEARLIKE.fullmatch(n)}
     if not given:
         return 1.0
     return len(given & tx.numbers(text)) / len(given)

@@ -150,9 +150,11 @@ def coverage(q_terms: Sequence[str], idf: dict[str, float], terms: set[str]) -> 
 
 
 def neighbourhood(hit: SearchHit) -> set[str]:
-    """Content terms of a source's page: its chunks, their section headings, the document's name."""
+    """Content terms of a source's page: its chunks, their section headings, the document's name and the
+    question's terms its issuer, form and period hold (``SearchHit.doc_terms``: "fiscal 2017" of a filing
+    whose cover reports that year is said by the whole filing, not only by its cover page)."""
     chunks = hit.all_chunks()
-    text = " ".join([c.text for c in chunks] + [" ".join([*c.section, c.doc_name]) for c in chunks])
+    text = " ".join([c.text for c in chunks] + [" ".join([*c.section, c.doc_name]) for c in chunks] + hit.doc_terms)
     return set(tx.content_terms(text))
 
 

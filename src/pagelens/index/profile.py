@@ -25,8 +25,9 @@ from pagelens.ingest.cover import cover_facts, name_facts
 from pagelens.models import FURNITURE_KINDS, Document, Element, ElementKind
 from pagelens.vectors import PointRecord, SparseVector, VectorSpec, point_id
 
-PROFILE_VERSION = 2
-"""Bump when profile texts change; the indexer replaces profiles of an older version."""
+PROFILE_VERSION = 3
+"""Bump when profile texts change; the indexer replaces profiles of an older version (3: a fiscal year
+ended in January or February also carries the year before)."""
 COVER_PAGES = 2  # pages read for cover facts (an SEC cover can run onto page 2)
 COVER_WORDS = 120  # opening words of the cover that enter the body vector
 DENSE_COVER_WORDS = 60  # ... and the dense text

@@ -106,6 +106,8 @@ def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
             periods += _quarter_terms((month_no - 1) // 3 + 1, year)
         elif "year" in span or "twelve" in span:
             periods += _year_terms(year)
+            if month_no <= 2:  # a year ended in January or February is often called by the year before
+                periods += _year_terms(str(int(year) - 1))  # (Target's "fiscal 2022" ended January 28, 2023)
         periods.append(year)
     for m in _QUARTER_WORDS.finditer(text):
         periods += _quarter_terms(_ORDINALS.index(m.group(1).lower()) + 1, m.group(2))

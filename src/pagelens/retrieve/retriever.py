@@ -146,7 +146,13 @@ class Retriever:
                                 routing.above(SCOPE_STRENGTH) if routing is not None else ())
             timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
-        return [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
+        hits = [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
+        if routing is not None and routing.facts:
+            # Issuer, form and period only: title and keyword words are often what the question asks about.
+            order = {t: i for i, t in reversed(list(enumerate(tokenize(query))))}  # as the question says them
+            for h in hits:
+                h.doc_terms = sorted(routing.facts.get(h.chunk.doc_id, ()), key=lambda t: order.get(t, len(order)))
+        return hits
 
     def route(self, query: str) -> Routing:
         """The documents ``query`` names (see ``pagelens.retrieve.routing``)."""

@@ -16,8 +16,10 @@ documents use and others do not ("Kroger", "BERT"), while a word that happens to
 but runs through every document ("table", "2022") names little. A document is *named* when its
 identity terms alone reach ``MIN_NAME`` (a word that merely occurs in a cover paragraph does not
 name the document); its strength is ``s(d) / max s`` in 0..1, lowered a little when its profile is
-further from the question in meaning (dense cosine) than the closest named profile. A question that
-names no document gets no routing, and every document is searched alike.
+further from the question in meaning (dense cosine) than the closest named profile, and halved when
+its own period or form contradicts the question's (:func:`conflicts`: "fiscal 2017" of a filing whose
+cover reports fiscal 2016, "its 10-K" of a 10-Q). A question that names no document gets no routing,
+and every document is searched alike.
 
 The retriever turns strengths into (1) a prior added to each chunk's fused score, worth ``strength``
 times a first place in a channel of weight ``weights["route"]``, (2) extra channels searched only
@@ -56,6 +58,8 @@ DENSE_TIE = 0.5
 """Strength lost per unit of cosine a named profile is further from the question than the closest one."""
 MIN_NAME = 0.5
 """Identity evidence a document needs to be named: half a fully distinctive, concentrated term."""
+CONFLICT = 0.5
+"""Score kept by a named document whose reporting period or form the question contradicts."""
 CONCENTRATION_DEPTH = 20
 """Best-matching chunks per term looked at for its concentration."""
 MAX_TERMS = 32
@@ -128,14 +132,53 @@ def idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+_FORM = re.compile(r"(?<![\w-])(10-?K|10-?Q|8-?K|20-?F|40-?F|6-?K)(?![\w-])", re.I)
+
+
+def _years_forms(text: str) -> tuple[set[str], set[str]]:
+    return set(_YEAR.findall(text)), {f.upper().replace("-", "") for f in _FORM.findall(text)}
+
+
+_FISCAL_YEAR = re.compile(r"\b(?:fiscal(?:\s+year)?|FY)\s*'?((?:19|20)\d\d|\d\d)\b", re.I)
+_QUARTER = re.compile(r"\b(?:Q[1-4]|[1-4]Q|quarter\w*|(?:three|six|nine)[\s-]months?|half|semi-?annual|interim)\b", re.I)
+
+
+def _fiscal_years(text: str) -> set[str]:
+    return {y if len(y) == 4 else f"20{y}" for y in _FISCAL_YEAR.findall(text)}
+
+
+def conflicts(query: str, facts: Mapping[str, str]) -> set[str]:
+    """The documents whose facts (``doc -> issuer, forms and reporting periods``: the profile's
+    ``facts``) contradict the question: it names years and the document reports other periods only; it
+    names a form type and the document is of another; or it names a fiscal year, no quarter, and the
+    document reports a quarter of it and not the year (a 10-Q for "fiscal 2017"). A document without
+    such facts (a paper, a manual) contradicts nothing; a question that spans years ("from fiscal 2016
+    to 2017") agrees with a filing of either."""
+    q_years, q_forms = _years_forms(query)
+    if not q_years and not q_forms:
+        return set()
+    annual = _fiscal_years(query) if not _QUARTER.search(query) else set()
+    out = set()
+    for doc, text in facts.items():
+        years, forms = _years_forms(text)
+        if (q_years and years and not q_years & years) or (q_forms and forms and not q_forms & forms):
+            out.add(doc)
+        elif annual and _QUARTER.search(text) and not annual & _fiscal_years(text):
+            out.add(doc)
+    return out
+
+
 def score_documents(
     term_docs: Mapping[str, tuple[set[str], set[str]]],
     n_docs: int,
     concentration: Mapping[str, float] | None = None,
     dense: Mapping[str, float] | None = None,
+    conflicted: set[str] | frozenset[str] = frozenset(),
 ) -> Routing:
     """Routing from ``term -> (docs with it in their identity, docs with it in cover/headings)``;
-    ``concentration``: term -> 0..1 (missing terms count 1); ``dense``: doc -> profile cosine."""
+    ``concentration``: term -> 0..1 (missing terms count 1); ``dense``: doc -> profile cosine;
+    ``conflicted``: documents whose period or form the question contradicts (:func:`conflicts`)."""
     scores: dict[str, float] = defaultdict(float)
     identity: dict[str, float] = defaultdict(float)
     own: dict[str, float] = defaultdict(float)
@@ -157,6 +200,9 @@ def score_documents(
     named = [d for d, v in identity.items() if v >= MIN_NAME]
     if not named:
         return Routing(n_docs=n_docs)
+    for d in conflicted:
+        if d in scores:
+            scores[d] *= CONFLICT
     top = max(scores[d] for d in named)
     strength = {d: scores[d] / top for d in named if scores[d] / top >= MIN_STRENGTH}
     if dense:
@@ -209,6 +255,7 @@ class DocRouter:
         identity: dict[str, set[str]] = defaultdict(set)
         facts: dict[str, set[str]] = defaultdict(set)
         fact_tokens: dict[str, set[str]] = {}
+        fact_text: dict[str, str] = {}
         for i, t in enumerate(terms):
             in_name = {str(h.payload["doc_id"]) for h in results[2 * i]}
             in_body = {str(h.payload["doc_id"]) for h in results[2 * i + 1]}
@@ -216,13 +263,14 @@ class DocRouter:
                 d = str(h.payload["doc_id"])
                 identity[d].add(t)
                 if d not in fact_tokens:
-                    fact_tokens[d] = set(tokenize(str(h.payload.get("facts") or "")))
+                    fact_text[d] = str(h.payload.get("facts") or "")
+                    fact_tokens[d] = set(tokenize(fact_text[d]))
                 if t in fact_tokens[d]:
                     facts[d].add(t)
             if (in_name or in_body) and len(in_name | in_body) <= df_limit(n):
                 term_docs[t] = (in_name, in_body)
         dense = {str(h.payload["doc_id"]): h.score for h in results[-1]} if query_vector is not None else None
-        routing = score_documents(term_docs, n, self._concentration(term_docs), dense)
+        routing = score_documents(term_docs, n, self._concentration(term_docs), dense, conflicts(query, fact_text))
         routing.identity = {d: identity[d] for d in routing.strength}
         routing.facts = {d: facts[d] for d in routing.strength}
         return routing
