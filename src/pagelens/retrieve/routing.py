@@ -169,6 +169,23 @@ def conflicts(query: str, facts: Mapping[str, str]) -> set[str]:
     return out
 
 
+_PERIOD_WORDS = frozenset("fiscal fy year annual quarter quarterli report first second third fourth".split())
+
+
+def yielding(query: str, fact_text: Mapping[str, str], facts: Mapping[str, set[str]]) -> set[str]:
+    """The documents that contradict the question (:func:`conflicts`) and have a sibling that does not:
+    another document of the same issuer (a question term, not a period or form word, in both one's
+    facts, ``facts``: doc -> the question's terms its facts hold). Acme's FY2017 10-K yields to Acme's
+    FY2016 10-K for "Acme's fiscal 2016 capex"; with no FY2016 filing in the pile it keeps its place (its
+    statements print 2016 beside 2017)."""
+    against = conflicts(query, fact_text)
+
+    def issuer(d: str) -> set[str]:
+        return {t for t in facts.get(d, ()) if t not in _PERIOD_WORDS and not any(ch.isdigit() for ch in t)}
+
+    return {d for d in against if any(e not in against and issuer(d) & issuer(e) for e in facts if e != d)}
+
+
 def score_documents(
     term_docs: Mapping[str, tuple[set[str], set[str]]],
     n_docs: int,
@@ -270,7 +287,7 @@ class DocRouter:
             if (in_name or in_body) and len(in_name | in_body) <= df_limit(n):
                 term_docs[t] = (in_name, in_body)
         dense = {str(h.payload["doc_id"]): h.score for h in results[-1]} if query_vector is not None else None
-        routing = score_documents(term_docs, n, self._concentration(term_docs), dense, conflicts(query, fact_text))
+        routing = score_documents(term_docs, n, self._concentration(term_docs), dense, yielding(query, fact_text, facts))
         routing.identity = {d: identity[d] for d in routing.strength}
         routing.facts = {d: facts[d] for d in routing.strength}
         return routing
