@@ -44,7 +44,8 @@ from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
 from pagelens.answer import distinct as ds
-from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
+from pagelens.answer.focus import VALUE_KINDS, Focus, anchor_names, best_attachment, focus_idf, focus_of
+from pagelens.answer import cells as tc
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
@@ -79,6 +80,8 @@ MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
 NO_KIND_PENALTY = 0.8  # a money / address / place / role question, a candidate without one (``kinds``)
 OTHER_INSTANCE_PENALTY = 0.7  # a candidate that names only other quarters / designators than the question
 UNASKED_METADATA_PENALTY = 0.8  # a file property ("Title: ...") the question does not name  # a table "row" whose label is a paragraph (notes under a table)
+CELL_BONUS = 0.15  # the row of the cell a table read names (``cells``): its row and its column
+ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year (``cells.Cell.absent``)
 MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
@@ -171,6 +174,7 @@ class ExtractiveAnswerer:
             c.lexical = _coverage(q_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
+        _read_tables(question, q_terms, focus, cands, cues)
         # Only the candidates that look promising without meaning get embedded (one batch).
         pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
         sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
@@ -230,7 +234,7 @@ class ExtractiveAnswerer:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
             cell = span.cell_span(row.header, row.cells, row.label, col, question)
-            if tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
+            if row.column is not None or tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
                 return cell
             # The question names few of the column's words: the row goes with the cell, in case
             # another column was meant.
@@ -321,6 +325,25 @@ class _Cues:
         return bonus, factor
 
 
+def _read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], cues: _Cues) -> None:
+    """Each table among the candidates read as a grid (``cells``): the row of the cell the question
+    names gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
+    ``ABSENT_PENALTY`` when a value is asked (a question for a thing of a kind, or for an extreme,
+    names a column and asks which row)."""
+    value = focus.kind in VALUE_KINDS and not cues.table
+    for rows in tc.tables(cands):
+        read = tc.read(question, q_terms, rows)
+        if read is None:
+            continue
+        if read.named and not read.other_periods:
+            read.row.column = read.col
+            read.row.score += CELL_BONUS * read.score * read.row.factor
+        elif read.absent and value:
+            for r in rows:
+                r.factor *= ABSENT_PENALTY
+                r.score *= ABSENT_PENALTY
+
+
 def _typed_part(c: Candidate, kind: str) -> str:
     """The part of ``c`` that holds its value: a field's value, a row's label for a thing (a place, a
     role) and its cells for an amount, a sentence itself."""
@@ -390,8 +413,11 @@ def _support(
 
 
 def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:
-    """The column the question asks for in row ``c``; a column whose value the question itself states
-    ("when 80% are masked") is a condition, not the answer, so the next best one is taken."""
+    """The column the question asks for in row ``c``: the one the table read picked (``cells``), else
+    the best named; a column whose value the question itself states ("when 80% are masked") is a
+    condition, not the answer, so the next best one is taken."""
+    if c.column is not None:
+        return c.column
     header = list(c.header)
     given = tx.numbers(question)
     for _ in range(3):
