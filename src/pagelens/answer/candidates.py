@@ -40,6 +40,8 @@ class Candidate:
     bonus: float = 0.0
     factor: float = 1.0
     column: int | None = None  # a table row's cell picked by the table read (``cells``)
+    cell_score: float = 0.0  # ... and how fully the question names its row and its column (``Cell.attached``)
+    absent: bool = False  # a row of a table that lacks the asked row or year (``cells.Cell.absent``)
     gloss: str = ""  # the caption sentence that defines a row's label ("“LTR & No NSP” is trained as ...")
 
 

@@ -36,10 +36,12 @@ from pagelens.row_sections import SEP
 ROW_NAMED = 0.5  # a row is named when the question covers this IDF-weighted share of its key
 COL_NAMED = 0.5  # a column is named when the question uses this share of its header's words
 PREFIX_SHARE = 0.8  # a key word and a question word one of which begins the other match when this long
-DESCRIPTION_WEIGHT = 0.25
+DESCRIPTION_WEIGHT = 0.25  # a row's description (a naming cell of more than NAME_WORDS words), against its key
+NAME_WORDS = 4
 GLOSS_WEIGHT = 0.9  # a row named through the caption sentence that defines its label, against its key  # a row's later naming cells, against its key
 _EMPTY = ("", "-", "–", "—")
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,7 @@ class Cell:
     col_match: float
     columns: int  # value columns of the table
     other_periods: bool = False  # every value column names a year the question does not give
+    ties: int = 1  # rows named as fully as this one ("OTSL" on every other row of a grid)
 
     @property
     def absent(self) -> bool:
@@ -64,6 +67,11 @@ class Cell:
     @property
     def score(self) -> float:
         return self.row_match * (self.col_match if self.columns > 1 else 1.0)
+
+    @property
+    def attached(self) -> float:
+        """How fully the question names both the row and the column (a lone column unnamed: 0)."""
+        return self.row_match * self.col_match
 
     @property
     def value(self) -> str:
@@ -81,9 +89,27 @@ def tables(cands: Sequence[Candidate]) -> list[list[Candidate]]:
 
 def key(row: Candidate) -> str:
     """The row's section path and first naming cell ("Services › Net sales")."""
+    return names(row)[0]
+
+
+def names(row: Candidate, last: int | None = None) -> list[str]:
+    """The cells that name the row: its key (section path and first cell with letters) and the next cell
+    when it has letters too and value columns follow it (``last``: the table's last value column):
+    "KX-63 | M63x1.5 | ...", "dash | Debian Almquist Shell | ...", not "Model: | OLS"."""
     parts = row.label.split(SEP)
-    first = next((x for x in row.cells if re.search(r"[A-Za-z]", x)), parts[-1])
-    return SEP.join([*parts[:-1], first]) if len(parts) > 1 else first
+    lead: list[str] = []
+    for j, x in enumerate(row.cells):
+        if lead and last is not None and j >= last:
+            break
+        if not _LETTER.search(x) or tx.is_mark(x):
+            if lead:
+                break
+            continue
+        lead.append(x)
+        if len(lead) == 2:
+            break
+    first = lead[0] if lead else parts[-1]
+    return [SEP.join([*parts[:-1], first]) if len(parts) > 1 else first, *lead[1:]]
 
 
 def value_columns(rows: Sequence[Candidate]) -> list[int]:
@@ -136,49 +162,65 @@ def _covered(terms: set[str], q: set[str], idf: dict[str, float]) -> tuple[float
     return (got / total if total else 0.0), got
 
 
+def _row_share(names: list[set[str]], q: set[str], idf: dict[str, float]) -> tuple[float, float]:
+    """How fully the question names a row: the best-covered of its short naming cells, or its key with
+    ``DESCRIPTION_WEIGHT`` of a long description's words added."""
+    best = (0.0, 0.0)
+    for i, n in enumerate(names):
+        if not n or (i and len(n) > NAME_WORDS):
+            continue
+        best = max(best, _covered(n, q, idf))
+    if 0 < best[0] < 1 and len(names) > 1 and len(names[1]) > NAME_WORDS:
+        extra, _ = _covered(names[1] - names[0], q, idf)
+        best = (min(1.0, best[0] + DESCRIPTION_WEIGHT * extra), best[1])
+    return best
+
+
 def _has_values(row: Candidate) -> bool:
     return any(c.strip() not in _EMPTY for c in row.cells[1:])
 
 
-def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate]) -> Cell | None:
+def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus: Sequence[str] = ()) -> Cell | None:
     """The best row × column of one table (``rows``); None when it has no value column or no row
-    with a key of words."""
+    with a key of words. ``focus``: the terms of the thing asked for ("floor area"), whose column is
+    preferred over one the question's other words name ("... the Eastern region's *stores* cover")."""
     rows = [r for r in rows if _has_values(r)]  # section rows ("Operating expenses:") hold no cell
     cols = value_columns(rows) if rows else []
     if not cols:
         return None
     q = set(tx._with_digits(list(q_terms)))
-    keys = [set(tx.content_terms(key(r))) for r in rows]
-    if not any(keys):
+    named = [[set(tx.content_terms(n)) for n in names(r, cols[-1])] for r in rows]
+    if not any(k for ns in named for k in ns):
         return None
-    idf = _idf(keys)
-    best_row, best_rk = rows[0], (-1.0, -1.0)
-    for r, k in zip(rows, keys):
-        share, weight = _covered(k, q, idf)
-        if 0 < share < 1:
-            rest = set(tx.content_terms(r.label)) - k
-            extra, _ = _covered(rest, q, idf) if rest else (0.0, 0.0)
-            share = min(1.0, share + DESCRIPTION_WEIGHT * extra)
+    idf = _idf([set().union(*ns) for ns in named])
+    best_row, best_rk, ties = rows[0], (-1.0, -1.0), 0
+    for r, ns in zip(rows, named):
+        share, weight = _row_share(ns, q, idf)
         if share < ROW_NAMED and r.gloss:  # a label the caption defines is named by the definition's words
-            gloss = set(tx.content_terms(r.gloss)) - k
+            gloss = set(tx.content_terms(r.gloss)) - set().union(*ns)
             share = max(share, GLOSS_WEIGHT * sum(_matches(t, q) for t in gloss) / len(gloss) if gloss else 0.0)
         if (share, weight) > best_rk:
-            best_row, best_rk = r, (share, weight)
+            best_row, best_rk, ties = r, (share, weight), 1
+        elif (share, weight) == best_rk:
+            ties += 1
     header = [best_row.header[j] if j in cols and j < len(best_row.header) else "" for j in range(len(best_row.header))]
     periods = [j for j in cols if header[j] and period_mismatch(header[j], question)]
     for j in periods:
         header[j] = ""
-    col = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
+    col = tx.best_column(header, tx._with_digits(list(focus))) if focus else None  # the asked thing first
+    if col is None:
+        col = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
     if col is None:
         col = cols[0] if len(cols) == 1 else None
     col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
     missing = bool(periods) and len(periods) == len(cols)  # every column is another period's
     if col is None or col >= len(best_row.cells) or best_row.cells[col].strip() in _EMPTY:
-        return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing)
-    return Cell(best_row, col, best_rk[0], col_match, len(cols), missing)
+        return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
+    return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
 
 
-def best_cell(question: str, q_terms: Sequence[str], cands: Sequence[Candidate]) -> Cell | None:
+def best_cell(question: str, q_terms: Sequence[str], cands: Sequence[Candidate], focus: Sequence[str] = ()
+              ) -> Cell | None:
     """The best-read cell over every table among ``cands`` (ties: the earlier source)."""
-    reads = [c for rows in tables(cands) if (c := read(question, q_terms, rows)) is not None]
+    reads = [c for rows in tables(cands) if (c := read(question, q_terms, rows, focus)) is not None]
     return max(reads, key=lambda c: (c.named, c.score, -c.row.source), default=None)

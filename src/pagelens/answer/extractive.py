@@ -117,7 +117,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 13
+EXTRACTIVE_VERSION = 14
 
 
 @dataclass
@@ -187,6 +187,8 @@ class ExtractiveAnswerer:
         for c in pool[1:]:
             if len(chosen) >= MAX_SNIPPETS or c.score < SECOND_SNIPPET_RATIO * best.score:
                 break
+            if best.column is not None and c.source == best.source and c.header == best.header:
+                continue  # the table's named cell answers: its neighbours are not the answer
             if not any(_overlaps(c, o) for o in chosen):
                 chosen.append(c)
         parts: list[str] = []
@@ -200,8 +202,10 @@ class ExtractiveAnswerer:
         quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
         docs = [h.chunk.doc_name for h in top]
         anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
-        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
-                                    parties)
+        # A row of a table that lacks the asked row or year states nothing about the asked thing.
+        attached = [(c, col) for c, col in quoted if not c.absent]
+        features += _cell_attachment(focus, question, chosen, best_attachment(
+            focus, question, attached, focus_idf(focus, [c.match_text for c in cands]), anchors, parties))
         units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
         # A distinguishing name is stated for the answer only by the documents the answer quotes: a
         # page of another document that happens to hold it ("Hispanic" in a data set's notes) says
@@ -228,7 +232,7 @@ class ExtractiveAnswerer:
         col = _asked_column(c, question, q_terms)
         row = c
         asked = tx.ask_part(question) or question  # "the table of the largest cities" does not ask for one
-        if col is not None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
+        if col is not None and c.column is None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
             row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(asked))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
@@ -330,18 +334,40 @@ def _read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Ca
     names gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
     ``ABSENT_PENALTY`` when a value is asked (a question for a thing of a kind, or for an extreme,
     names a column and asks which row)."""
-    value = focus.kind in VALUE_KINDS and not cues.table
+    asked = tx.ask_part(question) or question
+    extreme = bool(_MIN_Q.search(asked) or _MAX_Q.search(asked))  # among the named rows, the extreme one
+    value = focus.kind in VALUE_KINDS and not extreme
     for rows in tc.tables(cands):
-        read = tc.read(question, q_terms, rows)
+        read = tc.read(question, q_terms, rows, focus.terms)
         if read is None:
             continue
-        if read.named and not read.other_periods:
-            read.row.column = read.col
+        if read.named and not read.other_periods and not (extreme and read.ties > 1):
+            read.row.column, read.row.cell_score = read.col, read.attached
             read.row.score += CELL_BONUS * read.score * read.row.factor
-        elif read.absent and value:
+        elif read.absent and (value or _names_column(focus, read)):
             for r in rows:
+                r.absent = True
                 r.factor *= ABSENT_PENALTY
                 r.score *= ABSENT_PENALTY
+
+
+def _cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found: tuple[float, float, float]
+                     ) -> tuple[float, float, float]:
+    """(``focus_span``, ``type_near``, ``conditions``) with a quoted cell that the question names by its
+    row and its column (``cells``) counted as attached to what is asked, as fully as the read names it:
+    the asked thing may be a verb's ("how much was *spent* on sales and marketing")."""
+    best = max((c for c in chosen if c.column is not None and not c.absent), key=lambda c: c.cell_score, default=None)
+    if best is None or not best.cell_score:
+        return found
+    typed = not focus.kind or sp.has_type(focus.kind, best.cells[best.column], question)
+    return max(found[0], best.cell_score), max(found[1], best.cell_score if typed else 0.0), found[2]
+
+
+def _names_column(focus: Focus, read: tc.Cell) -> bool:
+    """The thing asked for is the read's column ("which *parameters* does FitB require": Parameters
+    Required): the question asks for a cell, so its row must be in the table."""
+    header = read.row.header[read.col] if read.col < len(read.row.header) else ""
+    return bool(focus) and read.col_match >= tc.COL_NAMED and tx.column_match(header, list(focus.terms)) > 0
 
 
 def _typed_part(c: Candidate, kind: str) -> str:
