@@ -341,7 +341,7 @@ def _read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Ca
         read = tc.read(question, q_terms, rows, focus.terms)
         if read is None:
             continue
-        if read.named and not read.other_periods and not (extreme and read.ties > 1):
+        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read):
             read.row.column, read.row.cell_score = read.col, read.attached
             read.row.score += CELL_BONUS * read.score * read.row.factor
         elif read.absent and (value or _names_column(focus, read)):
@@ -361,6 +361,14 @@ def _cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found
         return found
     typed = not focus.kind or sp.has_type(focus.kind, best.cells[best.column], question)
     return max(found[0], best.cell_score), max(found[1], best.cell_score if typed else 0.0), found[2]
+
+
+def _conflicts(question: str, read: tc.Cell) -> bool:
+    """The read cell is about another instance of the asked thing ("Class A" for "Class B", another
+    quarter): its row and column do not name what is asked (``kinds``)."""
+    row = read.row
+    own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
+    return kinds.designator_conflict(question, own, f"{own} {row.match_text}") or kinds.period_conflict(question, own)
 
 
 def _names_column(focus: Focus, read: tc.Cell) -> bool:
