@@ -4,22 +4,25 @@ A table question ("What were Apple's net sales for the three months ended March 
 the size of the zsh package?") names a row by its label and a column by its header. Every table among
 the sources (its rows are ``Candidate`` rows of one source with one header) is read as a grid:
 
-* a row's match is the IDF-weighted share of its *key* — the row's section path and its first naming
-  cell ("Services › Net sales", "zsh") — that the question's words cover; the IDF is over the table's
-  own keys, so a word every row holds ("shell", "net") names none of them. A description in a later
-  cell ("Z shell with lots of extensions") counts at ``DESCRIPTION_WEIGHT`` only, and only for a row
-  whose key the question covers in part.
+* a row's match is the IDF-weighted share of one of its names that the question's words cover: its
+  *key* — the section path and first cell with letters ("Services › Net sales", "zsh") — or the next
+  cell with letters when value columns follow it ("KX-63 | M63x1.5 | ..."); the IDF is over the
+  table's own names, so a word every row holds ("shell", "net") names none of them. A description
+  (a naming cell of more than ``NAME_WORDS`` words: "Z shell with lots of extensions") adds
+  ``DESCRIPTION_WEIGHT`` of its share to a key the question covers in part; a label the caption
+  defines ("“LTR & No NSP” is trained as a left-to-right LM without ...") is named by the words of
+  that definition (``GLOSS_WEIGHT``). Key words match as stems, or when one begins the other and is
+  nearly as long (``PREFIX_SHARE``: "debian" does not name "debianutils").
 * a column's match is the share of its header's words (with the header band joined in: "3 Months
-  Ended Mar. 29, 2025") the question uses, count words read as digits ("six months" → "6"); a
-  header that names a year, a date or another number the question does not give while the question
-  gives one of that kind is another period's column and does not match (``period_mismatch``).
+  Ended Mar. 29, 2025") the question uses, count words read as digits ("six months" → "6"); the
+  column the asked thing names ("what *floor area* do the Eastern region's stores cover") comes
+  before one the question's other words name. A header that names a year the question does not give,
+  while the question gives one, is another period's column and is never picked (``period_mismatch``).
 * the cell is at the best row × best column; a table with one value column needs no column match.
 
-``Cell.named`` says whether the read is supported: the row is named (``ROW_NAMED``) and, when the
-table has several value columns, a column too (``COL_NAMED``). The extractive answerer quotes a named
-cell with its row and column and withholds a table answer whose row or column the question names and
-the table lacks (``absent``), so that a year or a row not in the table is not answered from its
-neighbours.
+``Cell.named``: the row is named (``ROW_NAMED``) and, when the table has several value columns, a
+column too (``COL_NAMED``). ``Cell.absent``: no row is named, or every value column is another year's
+than the question's. ``table_read`` turns these into the answerer's scores; this module only reads.
 """
 
 from __future__ import annotations

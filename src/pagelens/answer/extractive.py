@@ -10,9 +10,11 @@ Each candidate is scored against the question by
 * answer type: "how many / what percentage / which score..." questions want a number the question
   does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
 
-The answer is the best one to three snippets, each the shortest span of its kind (``span``: a table
-cell with its row label and column header, the clauses of a sentence that carry the answer), each
-followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
+Each retrieved table is also read as a grid (``cells``, ``table_read``): the cell at the row and the
+column the question names is quoted alone, and a table that lacks the asked row or year weighs less
+and supports nothing. The answer is the best one to three snippets, each the shortest span of its kind
+(``span``: a table cell with its row label and column header, the clauses of a sentence that carry the
+answer), each followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
 by default (``answer.abstain = "support"``) when its support score (``support.support_score``) is below
 ``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
 answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
@@ -44,11 +46,11 @@ from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
 from pagelens.answer import distinct as ds
-from pagelens.answer.focus import VALUE_KINDS, Focus, anchor_names, best_attachment, focus_idf, focus_of
-from pagelens.answer import cells as tc
+from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
+from pagelens.answer.table_read import cell_attachment, read_tables
 from pagelens.embed.protocol import TextEmbedder
 from pagelens.models import SearchHit
 from pagelens.settings import AnswerSettings
@@ -80,8 +82,6 @@ MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
 NO_KIND_PENALTY = 0.8  # a money / address / place / role question, a candidate without one (``kinds``)
 OTHER_INSTANCE_PENALTY = 0.7  # a candidate that names only other quarters / designators than the question
 UNASKED_METADATA_PENALTY = 0.8  # a file property ("Title: ...") the question does not name  # a table "row" whose label is a paragraph (notes under a table)
-CELL_BONUS = 0.15  # the row of the cell a table read names (``cells``): its row and its column
-ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year (``cells.Cell.absent``)
 MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
@@ -174,7 +174,8 @@ class ExtractiveAnswerer:
             c.lexical = _coverage(q_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
-        _read_tables(question, q_terms, focus, cands, cues)
+        asked = tx.ask_part(question) or question
+        read_tables(question, q_terms, focus, cands, bool(_MIN_Q.search(asked) or _MAX_Q.search(asked)))
         # Only the candidates that look promising without meaning get embedded (one batch).
         pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
         sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
@@ -204,7 +205,7 @@ class ExtractiveAnswerer:
         anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
         # A row of a table that lacks the asked row or year states nothing about the asked thing.
         attached = [(c, col) for c, col in quoted if not c.absent]
-        features += _cell_attachment(focus, question, chosen, best_attachment(
+        features += cell_attachment(focus, question, chosen, best_attachment(
             focus, question, attached, focus_idf(focus, [c.match_text for c in cands]), anchors, parties))
         units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
         # A distinguishing name is stated for the answer only by the documents the answer quotes: a
@@ -327,55 +328,6 @@ class _Cues:
                                                                                        + c.match_text + " " + c.label):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
-
-
-def _read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], cues: _Cues) -> None:
-    """Each table among the candidates read as a grid (``cells``): the row of the cell the question
-    names gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
-    ``ABSENT_PENALTY`` when a value is asked (a question for a thing of a kind, or for an extreme,
-    names a column and asks which row)."""
-    asked = tx.ask_part(question) or question
-    extreme = bool(_MIN_Q.search(asked) or _MAX_Q.search(asked))  # among the named rows, the extreme one
-    value = focus.kind in VALUE_KINDS and not extreme
-    for rows in tc.tables(cands):
-        read = tc.read(question, q_terms, rows, focus.terms)
-        if read is None:
-            continue
-        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read):
-            read.row.column, read.row.cell_score = read.col, read.attached
-            read.row.score += CELL_BONUS * read.score * read.row.factor
-        elif read.absent and (value or _names_column(focus, read)):
-            for r in rows:
-                r.absent = True
-                r.factor *= ABSENT_PENALTY
-                r.score *= ABSENT_PENALTY
-
-
-def _cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found: tuple[float, float, float]
-                     ) -> tuple[float, float, float]:
-    """(``focus_span``, ``type_near``, ``conditions``) with a quoted cell that the question names by its
-    row and its column (``cells``) counted as attached to what is asked, as fully as the read names it:
-    the asked thing may be a verb's ("how much was *spent* on sales and marketing")."""
-    best = max((c for c in chosen if c.column is not None and not c.absent), key=lambda c: c.cell_score, default=None)
-    if best is None or not best.cell_score:
-        return found
-    typed = not focus.kind or sp.has_type(focus.kind, best.cells[best.column], question)
-    return max(found[0], best.cell_score), max(found[1], best.cell_score if typed else 0.0), found[2]
-
-
-def _conflicts(question: str, read: tc.Cell) -> bool:
-    """The read cell is about another instance of the asked thing ("Class A" for "Class B", another
-    quarter): its row and column do not name what is asked (``kinds``)."""
-    row = read.row
-    own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
-    return kinds.designator_conflict(question, own, f"{own} {row.match_text}") or kinds.period_conflict(question, own)
-
-
-def _names_column(focus: Focus, read: tc.Cell) -> bool:
-    """The thing asked for is the read's column ("which *parameters* does FitB require": Parameters
-    Required): the question asks for a cell, so its row must be in the table."""
-    header = read.row.header[read.col] if read.col < len(read.row.header) else ""
-    return bool(focus) and read.col_match >= tc.COL_NAMED and tx.column_match(header, list(focus.terms)) > 0
 
 
 def _typed_part(c: Candidate, kind: str) -> str:
