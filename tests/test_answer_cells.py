@@ -95,9 +95,12 @@ def _pages(answer: str) -> set[int]:
     ("What was the revenue from services in 2022?", "2,208", ("4,377", "2,614", "1,871"), 1),
     ("How much did Harbor Components spend on research and development in 2021?", "944", ("1,019", "1,137"), 1),
     ("What was total revenue in 2023?", "7,426", ("4,812", "2,614"), 1),
+    ("How much was spent on sales and marketing in 2022?", "803", ("1,019", "751"), 1),  # a verb asks
     # several value columns: the column the question names, not the row's first value
     ("What is the maximum torque for the M63x1.5 cable gland?", "44", ("34.0 - 48.0", "22"), 1),
     ("What cable range does the KX-25 gland take?", "9.0 - 17.0", ("4.5", "12"), 1),
+    # "maximum" names the column here, the row is named: not the largest value of the column
+    ("What is the maximum torque of the KX-16 gland?", "6", ("44", "12", "22"), 1),
     # borderless table on page 2
     ("How many employees does the Southern region have?", "1,745", ("61", "66,900", "1,310"), 2),
     ("What floor area do the Eastern region's stores cover?", "41,300", ("1,022", "37"), 2),
@@ -108,6 +111,7 @@ def test_the_answer_quotes_the_asked_cell_with_its_page(app, question, value, wr
     first = ans.answer.split("]")[0]  # the best snippet and its citation
     assert value in first, ans.answer
     assert not any(w in first.replace(value, "") for w in wrong), ans.answer
+    assert not any(w in ans.answer.replace(value, "") for w in wrong[:1]), ans.answer  # nor a neighbour after it
     assert page in _pages(first + "]"), ans.answer
 
 
@@ -120,3 +124,35 @@ def test_the_answer_quotes_the_asked_cell_with_its_page(app, question, value, wr
 def test_an_absent_year_or_row_is_abstained_on(app, question):
     ans = app.ask(question)
     assert ans.abstained, ans.answer
+
+
+def _rows(header: list[str], body: list[tuple[str, ...]]):
+    from pagelens.answer.candidates import _row_candidates
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return [c for c in _row_candidates(lines, "", 0, 1) if c.kind == "row"]
+
+
+def test_the_read_picks_the_row_and_year_and_marks_an_absent_one():
+    from pagelens.answer import cells
+    from pagelens.answer import text as tx
+
+    rows = _rows(list(STATEMENT[0]), STATEMENT[1:])
+
+    def read(q: str) -> cells.Cell:
+        cell = cells.read(q, tx.content_terms(q), rows)
+        assert cell is not None
+        return cell
+
+    cell = read("What was the revenue from services in 2021?")
+    assert (cells.key(cell.row).split(" › ")[-1], cell.value, cell.named, cell.absent) == ("Services", "1,871", True, False)
+    assert read("What was the revenue from services in 2019?").absent  # no 2019 column
+    assert read("What were licensing fees in 2022?").absent  # no such row
+    shells = _rows(["Package", "Description", "popcon", "size"],
+                   [("bash", "GNU Bourne Again SHell", "V:821, I:999", "7175"),
+                    ("debianutils", "miscellaneous utilities specific to Debian", "V:919, I:999", "243"),
+                    ("zsh", "Z shell: the standard shell with many enhancements", "V:40, I:73", "2436")])
+    fish = cells.read("What popcon values does the Debian list give for the fish shell?",
+                      tx.content_terms("What popcon values does the Debian list give for the fish shell?"), shells)
+    assert fish is not None and fish.absent  # "debian" does not name debianutils, "shell" every row
