@@ -78,7 +78,7 @@ class Cell:
 
     @property
     def value(self) -> str:
-        return self.row.cells[self.col]
+        return self.row.cells[self.col] if self.col < len(self.row.cells) else ""
 
 
 def tables(cands: Sequence[Candidate]) -> list[list[Candidate]]:
@@ -218,6 +218,8 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
     missing = bool(periods) and len(periods) == len(cols)  # every column is another period's
     if col is None or col >= len(best_row.cells) or best_row.cells[col].strip() in _EMPTY:
+        if cols[0] >= len(best_row.cells) or best_row.cells[cols[0]].strip() in _EMPTY:
+            return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
 
