@@ -39,7 +39,8 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
         read = tc.read(question, q_terms, rows, focus.terms)
         if read is None:
             continue
-        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read):
+        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read) \
+                and not _given(question, read):
             read.row.column, read.row.cell_score = read.col, read.attached
             read.row.score += CELL_BONUS * read.score * read.row.factor
         elif read.absent and (value or _names_column(focus, read)):
@@ -67,6 +68,13 @@ def _conflicts(question: str, read: tc.Cell) -> bool:
     row = read.row
     own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
     return kinds.designator_conflict(question, own, f"{own} {row.match_text}") or kinds.period_conflict(question, own)
+
+
+def _given(question: str, read: tc.Cell) -> bool:
+    """The read cell's value is one the question states ("with *6* layers"): a condition, not the answer
+    (``extractive._asked_column`` then takes the next column)."""
+    found = tx.numbers(read.value)
+    return bool(found) and found <= tx.numbers(question)
 
 
 def _names_column(focus: Focus, read: tc.Cell) -> bool:
