@@ -39,6 +39,10 @@ class Candidate:
     semantic: float = 0.0
     bonus: float = 0.0
     factor: float = 1.0
+    column: int | None = None  # a table row's cell picked by the table read (``cells``)
+    cell_score: float = 0.0  # ... and how fully the question names its row and its column (``Cell.attached``)
+    absent: bool = False  # a row of a table that lacks the asked row or year (``cells.Cell.absent``)
+    gloss: str = ""  # the caption sentence that defines a row's label ("“LTR & No NSP” is trained as ...")
 
 
 def candidates(hit: SearchHit, index: int) -> list[Candidate]:
@@ -139,7 +143,7 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
             label, row_text = with_section(section, label), f"{section}{SEP}{row_text}"
         gloss = tx.gloss(label, caption)
         match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
-        out.append(Candidate(row_text, match, index, page, "row", header, r, label=label))
+        out.append(Candidate(row_text, match, index, page, "row", header, r, label=label, gloss=gloss))
     return out
 
 

@@ -10,9 +10,11 @@ Each candidate is scored against the question by
 * answer type: "how many / what percentage / which score..." questions want a number the question
   does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
 
-The answer is the best one to three snippets, each the shortest span of its kind (``span``: a table
-cell with its row label and column header, the clauses of a sentence that carry the answer), each
-followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
+Each retrieved table is also read as a grid (``cells``, ``table_read``): the cell at the row and the
+column the question names is quoted alone, and a table that lacks the asked row or year weighs less
+and supports nothing. The answer is the best one to three snippets, each the shortest span of its kind
+(``span``: a table cell with its row label and column header, the clauses of a sentence that carry the
+answer), each followed by its citation ``[N, p.X]``. It is withheld ("The documents do not contain the answer.")
 by default (``answer.abstain = "support"``) when its support score (``support.support_score``) is below
 ``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
 answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
@@ -48,6 +50,7 @@ from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focu
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
+from pagelens.answer.table_read import cell_attachment, read_tables
 from pagelens.embed.protocol import TextEmbedder
 from pagelens.models import SearchHit
 from pagelens.settings import AnswerSettings
@@ -171,6 +174,8 @@ class ExtractiveAnswerer:
             c.lexical = _coverage(q_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
+        asked = tx.ask_part(question) or question
+        read_tables(question, q_terms, focus, cands, bool(_MIN_Q.search(asked) or _MAX_Q.search(asked)))
         # Only the candidates that look promising without meaning get embedded (one batch).
         pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
         sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
@@ -183,6 +188,8 @@ class ExtractiveAnswerer:
         for c in pool[1:]:
             if len(chosen) >= MAX_SNIPPETS or c.score < SECOND_SNIPPET_RATIO * best.score:
                 break
+            if best.column is not None and c.source == best.source and c.header == best.header:
+                continue  # the table's named cell answers: its neighbours are not the answer
             if not any(_overlaps(c, o) for o in chosen):
                 chosen.append(c)
         parts: list[str] = []
@@ -196,8 +203,10 @@ class ExtractiveAnswerer:
         quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
         docs = [h.chunk.doc_name for h in top]
         anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
-        features += best_attachment(focus, question, quoted, focus_idf(focus, [c.match_text for c in cands]), anchors,
-                                    parties)
+        # A row of a table that lacks the asked row or year states nothing about the asked thing.
+        attached = [(c, col) for c, col in quoted if not c.absent]
+        features += cell_attachment(focus, question, chosen, best_attachment(
+            focus, question, attached, focus_idf(focus, [c.match_text for c in cands]), anchors, parties))
         units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
         # A distinguishing name is stated for the answer only by the documents the answer quotes: a
         # page of another document that happens to hold it ("Hispanic" in a data set's notes) says
@@ -226,13 +235,13 @@ class ExtractiveAnswerer:
         col = _asked_column(c, question, q_terms)
         row = c
         asked = tx.ask_part(question) or question  # "the table of the largest cities" does not ask for one
-        if col is not None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
+        if col is not None and c.column is None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
             row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(asked))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
             return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
             cell = span.cell_span(row.header, row.cells, row.label, col, question)
-            if tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
+            if row.column is not None or tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
                 return cell
             # The question names few of the column's words: the row goes with the cell, in case
             # another column was meant.
@@ -392,8 +401,11 @@ def _support(
 
 
 def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:
-    """The column the question asks for in row ``c``; a column whose value the question itself states
-    ("when 80% are masked") is a condition, not the answer, so the next best one is taken."""
+    """The column the question asks for in row ``c``: the one the table read picked (``cells``), else
+    the best named; a column whose value the question itself states ("when 80% are masked") is a
+    condition, not the answer, so the next best one is taken."""
+    if c.column is not None:
+        return c.column
     header = list(c.header)
     given = tx.numbers(question)
     for _ in range(3):

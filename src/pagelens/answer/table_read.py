@@ -1,0 +1,84 @@
+"""The extractive answerer's reading of the retrieved tables (``cells``): which row quotes which cell,
+which tables lack what is asked, and how a quoted cell supports the answer.
+
+* The row of the cell a table read names (``cells.Cell.named``: its row and, in a table of several
+  value columns, its column) gets ``CELL_BONUS`` and quotes that cell, unless the question asks for an
+  extreme among rows it names alike ("the lowest OTSL inference time": the extreme row is found by
+  ``candidates.extreme_row``) or the cell is about another instance of the asked thing ("Class A" for
+  "Class B", another quarter: ``kinds``).
+* The rows of a table that lacks the asked row or year (``cells.Cell.absent``) weigh ``ABSENT_PENALTY``
+  and support nothing (``extractive`` leaves them out of the attachment features) when the question
+  asks for a value or names the read's column as the thing it asks for: "what popcon values ... for
+  the fish shell" in a table without fish, "revenue in 2019" in a table of 2021–2023. A question for a
+  thing of a kind, or for an extreme, names a column and asks which row, so there the row may be absent.
+* A quoted cell the question names by its row and its column is attached to the asked thing as fully
+  as the read names it (``cell_attachment``): the asked thing may be a verb's ("how much was *spent* on
+  sales and marketing"), which no header repeats.
+"""
+
+from __future__ import annotations
+
+from pagelens.answer import cells as tc
+from pagelens.answer import kinds
+from pagelens.answer import support as sp
+from pagelens.answer import text as tx
+from pagelens.answer.candidates import Candidate
+from pagelens.answer.focus import VALUE_KINDS, Focus
+
+CELL_BONUS = 0.15  # the row of the cell a table read names: its row and its column
+ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year
+
+
+def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], extreme: bool) -> None:
+    """Each table among the candidates read as a grid (``cells``): the row of the cell the question
+    names gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
+    ``ABSENT_PENALTY`` when a value is asked (a question for a thing of a kind, or for an extreme,
+    names a column and asks which row)."""
+    value = focus.kind in VALUE_KINDS and not extreme
+    for rows in tc.tables(cands):
+        read = tc.read(question, q_terms, rows, focus.terms)
+        if read is None:
+            continue
+        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read) \
+                and not _given(question, read):
+            read.row.column, read.row.cell_score = read.col, read.attached
+            read.row.score += CELL_BONUS * read.score * read.row.factor
+        elif read.absent and (value or _names_column(focus, read)):
+            for r in rows:
+                r.absent = True
+                r.factor *= ABSENT_PENALTY
+                r.score *= ABSENT_PENALTY
+
+
+def cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found: tuple[float, float, float]
+                     ) -> tuple[float, float, float]:
+    """(``focus_span``, ``type_near``, ``conditions``) with a quoted cell that the question names by its
+    row and its column (``cells``) counted as attached to what is asked, as fully as the read names it:
+    the asked thing may be a verb's ("how much was *spent* on sales and marketing")."""
+    best = max((c for c in chosen if c.column is not None and not c.absent), key=lambda c: c.cell_score, default=None)
+    if best is None or not best.cell_score:
+        return found
+    typed = not focus.kind or sp.has_type(focus.kind, best.cells[best.column], question)
+    return max(found[0], best.cell_score), max(found[1], best.cell_score if typed else 0.0), found[2]
+
+
+def _conflicts(question: str, read: tc.Cell) -> bool:
+    """The read cell is about another instance of the asked thing ("Class A" for "Class B", another
+    quarter): its row and column do not name what is asked (``kinds``)."""
+    row = read.row
+    own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
+    return kinds.designator_conflict(question, own, f"{own} {row.match_text}") or kinds.period_conflict(question, own)
+
+
+def _given(question: str, read: tc.Cell) -> bool:
+    """The read cell's value is one the question states ("with *6* layers"): a condition, not the answer
+    (``extractive._asked_column`` then takes the next column)."""
+    found = tx.numbers(read.value)
+    return bool(found) and found <= tx.numbers(question)
+
+
+def _names_column(focus: Focus, read: tc.Cell) -> bool:
+    """The thing asked for is the read's column ("which *parameters* does FitB require": Parameters
+    Required): the question asks for a cell, so its row must be in the table."""
+    header = read.row.header[read.col] if read.col < len(read.row.header) else ""
+    return bool(focus) and read.col_match >= tc.COL_NAMED and tx.column_match(header, list(focus.terms)) > 0
