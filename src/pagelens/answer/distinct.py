@@ -54,7 +54,7 @@ from functools import lru_cache
 
 from pagelens.answer import kinds
 from pagelens.answer import text as tx
-from pagelens.answer.focus import TYPE_WORDS, Focus, anchor_names
+from pagelens.answer.focus import TYPE_WORDS, Focus
 
 _COUNTS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -79,12 +79,14 @@ class Unit:
     key: str = ""
     designators: frozenset[str] = frozenset()
 
-    def found(self, terms: set[str], text: str) -> bool:
+    def found(self, sources: Sources) -> bool:
         if self.key:
-            return bool(kinds.designators(text).get(self.key, set()) & self.designators)
+            return bool(kinds.designators(sources.text).get(self.key, set()) & self.designators)
         if self.pattern is not None:
-            return bool(self.pattern.search(text))
-        return all(t in terms or tx.prefix_match(t, terms) for t in self.terms)
+            return bool(self.pattern.search(sources.text))
+        if self.focus:  # the thing asked may be abbreviated or joined ("tel" for telephone): prefixes count
+            return all(t in sources.terms or tx.prefix_match(t, sources.terms) for t in self.terms)
+        return sources.states(self.terms)
 
 
 def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: dict[str, float]) -> list[Unit]:
@@ -92,10 +94,14 @@ def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: 
     focus terms' weights in 0..1 (``focus_weights``)."""
     out: list[Unit] = []
     docs = _doc_terms(doc_names) | _naming_document(question)
-    for name in anchor_names(question, doc_names):
+    for name in tx.key_names(question):
+        if _acronym(name) and _acronym(name) in docs:  # "National Hydro Network" of "geobase-nhn-model.pdf"
+            continue
         own = tuple(t for t in name if t not in docs)  # "Fabrikam Music" in Fabrikam's release: "music"
         if own:
             out.append(Unit(" ".join(own), terms=own))
+    for ident in _identifiers(question):
+        out.append(Unit(ident, terms=(tx.stem(re.sub(r"[-_]", "", ident)),)))
     for key, des in kinds.designators(question).items():
         out.append(Unit(f"{key} {'/'.join(sorted(des))}", key=key, designators=frozenset(des)))
     named = {t for u in out for t in u.terms}
@@ -109,6 +115,16 @@ def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: 
             continue
         out.append(Unit(t, weight=focus_weights.get(t, 1.0), terms=(t,), focus=True))
     return out
+
+
+_IDENTIFIER = re.compile(r"(?<![\w.-])[a-z][a-z0-9]*(?:[_-]?[a-z0-9]+)*(?![\w-])")
+
+
+def _identifiers(question: str) -> list[str]:
+    """Lower-case identifiers of the question: a word that starts with a letter and holds a digit or an
+    underscore ("glp_minisat1", "utf8", "x86"). Names in capitals are ``text.key_names``'."""
+    return list(dict.fromkeys(m.group(0) for m in _IDENTIFIER.finditer(question)
+                              if "_" in m.group(0) or any(ch.isdigit() for ch in m.group(0))))
 
 
 DOCUMENT_NOUNS = frozenset("form report release paper filing document statement handbook manual table slide slides "
@@ -174,23 +190,92 @@ def _count_units(question: str) -> list[Unit]:
     return out
 
 
+PROXIMITY = 3
+"""A name of n words is stated where all n stand within ``n + PROXIMITY`` content words of one sentence or
+table row ("Susan Li, CFO" states "CFO Susan Li"); the same words spread over a list of other names
+("GRIMBERG ..., ... MARQUEZ ..., MARIA ...") do not state it."""
+
+
 @dataclass(frozen=True)
 class Sources:
-    """What the retrieved sources state: their chunks' text and section headings, as terms and text."""
+    """What the retrieved sources state: their chunks' text and section headings, as whole terms (stems of
+    words, of hyphenated words joined, of two adjacent words joined: "Fit B" states "FitB"), as the
+    terms of each sentence or table row in order, and as text."""
 
-    terms: set[str]
+    terms: frozenset[str]
     text: str
+    segments: tuple[tuple[str, ...], ...] = ()
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> Sources:
-        text = " ".join(texts)
-        return cls(set(tx.content_terms(text)), text)
+        segments = tuple(seg for t in texts for seg in _segments(t))
+        joined = {tx.stem(a + b) for t in texts for line in t.splitlines()
+                  for ws in [re.findall(r"[a-z0-9]+", _plain(line).lower())] for a, b in zip(ws, ws[1:])}
+        return cls(frozenset({t for seg in segments for t in seg} | joined), " ".join(texts), segments)
+
+    def states(self, name: Sequence[str]) -> bool:
+        """Every word of ``name`` is a whole term here (not a prefix: "Fit" does not state "FitB"), the
+        words close together in one sentence or row; or the name joined is one term ("BERT-Large" is
+        stated by "BERTLARGE"). Months and years come unstemmed from ``text.key_names``: they are stemmed here."""
+        name = [t if t in self.terms else tx.stem(t) for t in name]
+        if all(t in self.terms for t in name) and (len(name) == 1 or any(_near(name, seg) for seg in self.segments)):
+            return True
+        return len(name) > 1 and ("".join(name) in self.terms or _acronym(name) in self.terms)
+
+
+_FOOTNOTE = re.compile(r"(?<![\w\-.])([A-Z]?[a-z]{4,})(\d{1,2})(?![\w\-])")  # "Institute2": a word, its footnote mark
+_CAMEL = re.compile(r"\b[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,}|[A-Z]{2,}(?![a-z]))+\b")  # "CoastalIsland", "islandNid": words joined
+_CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_GREEK = dict(zip("αβγδεζηθικλμνξοπρστυφχψω", "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
+                  "omicron pi rho sigma tau upsilon phi chi psi omega".split()))
+_GREEK_RE = re.compile("[" + "".join(_GREEK) + "]")
+
+
+def _acronym(name: Sequence[str]) -> str:
+    """The initials of a name of three or more words ("National Hydro Network": "nhn"); "" for a shorter one."""
+    return "".join(t[0] for t in name) if len(name) >= 3 else ""
+
+
+def _plain(text: str) -> str:
+    """Possessives off and curly apostrophes straight ("Kroger’s" is "Kroger"); a word with a footnote mark
+    glued on ("Ponemon Institute2") states the word too (an identifier in capitals, with an underscore or
+    a hyphen, "HC2", "glp_intfeas1", "crypto-sha1", is left whole); words joined in camel case state each
+    word ("CoastalIsland" states "Island", not "FitB" "Fit"); Greek letters are spelt out."""
+    text = _GREEK_RE.sub(lambda m: _GREEK[m.group(0)], text)  # "β2" is written "beta2" in a question
+    text = _CAMEL.sub(lambda m: f"{m.group(0)} {_CAMEL_CUT.sub(' ', m.group(0))}", text)
+    return _FOOTNOTE.sub(r"\1 \1\2", re.sub(r"['’]s\b", "", text).replace("’", "'"))
+
+
+def _segments(text: str) -> list[tuple[str, ...]]:
+    """The terms of each table row (a markdown line) and of each sentence of the other lines."""
+    lines = text.splitlines()
+    rows = [ln for ln in lines if tx.is_table_line(ln)]
+    prose = tx.split_sentences("\n".join(ln for ln in lines if not tx.is_table_line(ln)))
+    return [tuple(tx.content_terms(_plain(s))) for s in [*rows, *prose]]
+
+
+def _near(name: Sequence[str], seg: Sequence[str]) -> bool:
+    """All of ``name`` within ``len(name) + PROXIMITY`` consecutive terms of ``seg``."""
+    want = set(name)
+    if not want <= set(seg):
+        return False
+    width = len(want) + PROXIMITY
+    return any(want <= set(seg[i:i + width]) for i, t in enumerate(seg) if t in want)
 
 
 def distinct(us: Sequence[Unit], sources: Sources) -> tuple[float, float]:
     """The features (``distinct_names``, ``distinct_focus``): 0 when a name, designator or count of the
     question is stated by no source, else 1; the lowest ``1 - weight`` of a focus term no source states
     (1 when every one is stated)."""
-    names = all(u.found(sources.terms, sources.text) for u in us if not u.focus)
-    focus = min((1.0 - u.weight for u in us if u.focus and not u.found(sources.terms, sources.text)), default=1.0)
+    names = all(u.found(sources) for u in us if not u.focus)
+    focus = min((1.0 - u.weight for u in us if u.focus and not u.found(sources)), default=1.0)
     return float(names), focus
+
+
+def in_span(us: Sequence[Unit], quoted: Sources) -> float:
+    """The feature ``distinct_span``: the share of the question's names, designators and counts that the
+    quoted spans state themselves (a row with its header and caption, a sentence, a field, with their
+    section headings); 1 when the question has none. "HC2" stated in a list of estimators, or a year in
+    another paragraph, does not put it in the quoted sentence about another estimator or year."""
+    names = [u for u in us if not u.focus]
+    return sum(u.found(quoted) for u in names) / len(names) if names else 1.0

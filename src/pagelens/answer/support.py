@@ -44,7 +44,7 @@ from pagelens.models import SearchHit
 
 FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found", "margin", "agreement", "semantic",
             "focus_found", "dates_found", "focus_span", "type_near", "conditions", "distinct_names",
-            "distinct_focus")
+            "distinct_focus", "distinct_span")
 
 ASKED_DATE_OF = (r"^\s*(the\s+)?date of\b|\b(what|which)\s+(is|was|are|were)\s+(the\s+)?([\w-]+\s+)?date of\b|"
                  r"\b(give|state|enter|find)\s+the\s+date of\b")
@@ -207,7 +207,8 @@ def dates_found(question: str, terms: set[str]) -> float:
 SOFT = 0.5
 """In the support score a missing support (focus, type, names, conditions) halves the evidence."""
 SUPPORT_FACTORS = ("focus_span", "type_near", "names_found", "conditions")
-DISTINCT_FLOORS = (0.0, 1.0)
+DISTINCT = ("distinct_names", "distinct_focus", "distinct_span")
+DISTINCT_FLOORS = (0.0, 1.0, 1.0)
 """What is left of the support score when a distinguishing name/designator/count, or a term of the thing
 asked, is found nowhere around the answer (``distinct_names`` / ``distinct_focus`` = 0, see
 ``pagelens.answer.distinct``); 1.0 leaves the feature out. Fit with the cut by ``bench/answer_cv.py`` on the
@@ -226,6 +227,6 @@ def support_score(x: Sequence[float], floors: Sequence[float] = DISTINCT_FLOORS)
     s = f["score"] * f["dates_found"]
     for name in SUPPORT_FACTORS:
         s *= SOFT + (1 - SOFT) * f[name]
-    for name, floor in zip(("distinct_names", "distinct_focus"), floors, strict=True):
+    for name, floor in zip(DISTINCT, floors, strict=True):
         s *= floor + (1 - floor) * f[name]
     return s
