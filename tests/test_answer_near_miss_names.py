@@ -104,3 +104,14 @@ def test_identifiers_keep_their_digits():
     assert ds._identifiers("What does glp_minisat1 return on x86 with utf8?") == ["glp_minisat1", "x86", "utf8"]
     assert not ds.Sources.of(["crypto-sha1 | 5.95x", "HC0 and HC4 are printed"]).states(["hc2"])
     assert ds.Sources.of(["| crypto-sha1 | 5.95x |"]).states(["cryptosha1"])
+
+
+def test_an_identifier_stated_only_outside_the_quoted_span_lowers_distinct_span():
+    from pagelens.answer.focus import focus_of
+
+    q = "What standard error does the HC2 estimator give the Income coefficient?"
+    us = ds.units(q, ["sandwich-covariance.pdf"], focus_of(q), {})
+    assert ds.in_span(us, ds.Sources.of(["HC0 standard error of Income: 0.83"])) == 0.0  # HC2 is elsewhere
+    assert ds.in_span(us, ds.Sources.of(["HC2 standard error of Income: 0.91"])) == 1.0
+    plain = "What standard error does the robust estimator give the Income coefficient?"
+    assert ds.in_span(ds.units(plain, ["sandwich-covariance.pdf"], focus_of(plain), {}), ds.Sources.of(["x"])) == 1.0

@@ -47,13 +47,15 @@ abbreviated months spelt out ("β2" states "beta2", "Mar." "March"). The prefix 
 the FitB near-miss of freshdocs through and withheld nothing right on dev, realdocs, freshdocs or
 abstain-fresh once these spellings were read (#10).
 
-Only absence from every source counts. A third feature, ``distinct_span``, is the share of the names,
-designators and counts that the quoted spans state themselves (``in_span``: the snippet's row with its
-header and caption, sentence or field, and its section headings), for names stated for another fact
-("HC2" in a list of estimators, the answer about HC0). ``bench/answer_cv.py`` fits its floor with the
-others and every fold leaves it out (1.0): 17 of 130 right dev/realdocs/freshdocs/abstain-fresh answers
-have a name of the question outside their span (in the sentence before, in the table's title), against
-20 of 44 unanswerable questions, most of them withheld already. Looking first in the span's own context (a cell's row label and
+Only absence from every source counts. A third feature, ``distinct_span``, is for names stated for
+another fact ("HC2" in a list of estimators, the answer about HC0): the share of the question's
+identifiers that the quoted spans state themselves (``in_span``: the snippet's row with its header and
+caption, sentence or field, and its section headings). Over every name, designator and count it was
+below 1 for 17 of 130 right dev/realdocs/freshdocs/abstain-fresh answers (a name in the sentence before,
+in the table's title) against 20 of 44 unanswerable questions, most withheld already; over identifiers
+only, for no right answer and for one near-miss not withheld (freshdocs' HC2). ``bench/answer_cv.py``
+fits its floor with the others; with no such case in the dev tuning folds every fold leaves it out
+(1.0, the first of equal fits), so it changes no answer until a tuning set holds one. Looking first in the span's own context (a cell's row label and
 column header, a field's label, a sentence) and then in its page was tried, scoring a unit found only
 on the page 0.8 and only in another source 0.6: on the dev tuning PDFs answerable and unanswerable
 questions sat at those levels alike, and on the realdocs check they withheld three right answers (a
@@ -145,6 +147,7 @@ def _identifiers(question: str) -> list[str]:
                               if "_" in m.group(0) or any(ch.isdigit() for ch in m.group(0))))
 
 
+_IDENTIFIER_TERM = re.compile(r"[a-z]\d|\d[a-z]")  # letters and digits in one term: "hc2", "specjvm98"
 _POSSESSIVE = re.compile(r"(['’]s)(?=\s)")
 
 
@@ -299,9 +302,9 @@ def distinct(us: Sequence[Unit], sources: Sources) -> tuple[float, float]:
 
 
 def in_span(us: Sequence[Unit], quoted: Sources) -> float:
-    """The feature ``distinct_span``: the share of the question's names, designators and counts that the
-    quoted spans state themselves (a row with its header and caption, a sentence, a field, with their
-    section headings); 1 when the question has none. "HC2" stated in a list of estimators, or a year in
-    another paragraph, does not put it in the quoted sentence about another estimator or year."""
-    names = [u for u in us if not u.focus]
-    return sum(u.found(quoted) for u in names) / len(names) if names else 1.0
+    """The feature ``distinct_span``: the share of the question's identifiers (a one-word name with letters
+    and digits: "HC2", "SpecJVM98", "glp_minisat1") that the quoted spans state themselves (a row with its
+    header and caption, a sentence, a field, with their section headings); 1 when the question has none.
+    "HC2" stated in a list of estimators does not put it in the quoted sentence about HC0."""
+    idents = [u for u in us if not u.focus and len(u.terms) == 1 and _IDENTIFIER_TERM.search(u.terms[0])]
+    return sum(u.found(quoted) for u in idents) / len(idents) if idents else 1.0
