@@ -80,6 +80,7 @@ def test_names_are_stated_as_whole_terms_close_together():
     rows = ds.Sources.of(["| Fit | none |\n| FitH | top |\n| FitR | left bottom right top |"])
     assert rows.states(["fitr"]) and rows.states(["fit"])
     assert not rows.states(["fitb"]) and not rows.states(["fi"])  # no prefix either way
+    assert not ds.Sources.of(["Use Fit. The FitH type scales"]).states(["fitb"])  # a sentence's end is no abbreviation
     donors = ds.Sources.of(["| GRIMBERG MARQUEZ PAULA | 15,000 |\n| SOSA MARIA ELENA | 8,200 |"])
     assert donors.states(["grimberg", "marquez", "paula"]) and donors.states(["maria", "sosa"])  # any order
     assert not donors.states(["grimberg", "marquez", "maria"])  # three words of two donors
@@ -95,6 +96,7 @@ def test_names_are_stated_as_whole_terms_close_together():
     ("Kroger’s identical sales", ["kroger"]),  # a possessive with a curly apostrophe
     ("results for BERT-Large and", ["bertlarg"]),  # hyphenated words joined
     ("results for BERT LARGE and", ["bertlarg"]),  # two adjacent words joined
+    ("Microsoft Corp. revenue was", ["microsoft", "corpor"]),  # an abbreviation mid-sentence
 ])
 def test_spellings_of_a_name_are_normalised(text, name):
     assert ds.Sources.of([text]).states(name)

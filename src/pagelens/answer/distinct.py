@@ -229,24 +229,29 @@ class Sources:
     terms: frozenset[str]
     text: str
     segments: tuple[tuple[str, ...], ...] = ()
+    abbreviations: frozenset[str] = frozenset()  # "corp" of "Microsoft Corp. revenue"
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> Sources:
         segments = tuple(seg for t in texts for seg in _segments(t))
         joined = {tx.stem(a + b) for t in texts for line in t.splitlines()
                   for ws in [re.findall(r"[a-z0-9]+", _plain(line).lower())] for a, b in zip(ws, ws[1:])}
-        return cls(frozenset({t for seg in segments for t in seg} | joined), " ".join(texts), segments)
+        abbreviations = frozenset(m.group(1).lower() for t in texts for m in _ABBREVIATION.finditer(t))
+        return cls(frozenset({t for seg in segments for t in seg} | joined), " ".join(texts), segments, abbreviations)
 
     def states(self, name: Sequence[str]) -> bool:
         """Every word of ``name`` is a whole term here (not a prefix: "Fit" does not state "FitB"), the
         words close together in one sentence or row; or the name joined is one term ("BERT-Large" is
         stated by "BERTLARGE"). Months and years come unstemmed from ``text.key_names``: they are stemmed here."""
         name = [t if t in self.terms else tx.stem(t) for t in name]
+        name = [next((a for a in self.abbreviations if t.isalpha() and t.startswith(a) and len(t) >= len(a) + 2), t)
+                if t not in self.terms else t for t in name]
         if all(t in self.terms for t in name) and (len(name) == 1 or any(_near(name, seg) for seg in self.segments)):
             return True
         return len(name) > 1 and ("".join(name) in self.terms or _acronym(name) in self.terms)
 
 
+_ABBREVIATION = re.compile(r"\b([A-Z][a-z]{2,})\.(?=\s+[a-z0-9,(])")  # "Corp." mid-sentence: not "the Fit. The"
 _FOOTNOTE = re.compile(r"(?<![\w\-.])([A-Z]?[a-z]{4,})(\d{1,2})(?![\w\-])")  # "Institute2": a word, its footnote mark
 _CAMEL = re.compile(r"\b[A-Z]?[a-z]{2,}(?:[A-Z][a-z]{2,}|[A-Z]{2,}(?![a-z]))+\b")  # "CoastalIsland", "islandNid": words joined
 _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
@@ -268,7 +273,8 @@ def _plain(text: str) -> str:
     glued on ("Ponemon Institute2") states the word too (an identifier in capitals, with an underscore or
     a hyphen, "HC2", "glp_intfeas1", "crypto-sha1", is left whole); words joined in camel case state each
     word ("CoastalIsland" states "Island", not "FitB" "Fit"); Greek letters and abbreviated months ("Mar.")
-    are spelt out."""
+    are spelt out. (An abbreviation mid-sentence, "Microsoft Corp. revenue", states the words it begins:
+    "Corporation"; a prefix without its period does not.)"""
     text = _GREEK_RE.sub(lambda m: _GREEK[m.group(0)], text)  # "β2" is written "beta2" in a question
     text = _MONTH_ABBR.sub(lambda m: _MONTHS[m.group(1)[:3].lower()], text)  # "Mar. 29" states "March"
     text = _CAMEL.sub(lambda m: f"{m.group(0)} {_CAMEL_CUT.sub(' ', m.group(0))}", text)
