@@ -90,10 +90,10 @@ def test_units_are_names_designators_counts_and_focus_terms():
     assert "space forc" in labels and "dd" not in labels
     assert ds._count_units("which part of the body is the first to start itching?") == []  # no instance
     six = ds._count_units("in the six months ended")[0]
-    assert six.found(set(), "6 Months Ended Mar. 31") and not six.found(set(), "3 Months Ended Mar. 31")
+    assert six.found(ds.Sources.of(["6 Months Ended Mar. 31"])) and not six.found(ds.Sources.of(["3 Months Ended Mar. 31"]))
     second = ds._count_units("in the second quarter of 2022")[0]
-    assert second.found(set(), "ID Sales 2Q22: 5.8%") and second.found(set(), "Q2 results")
-    assert not second.found(set(), "first quarter results")
+    assert second.found(ds.Sources.of(["ID Sales 2Q22: 5.8%"])) and second.found(ds.Sources.of(["Q2 results"]))
+    assert not second.found(ds.Sources.of(["first quarter results"]))
 
 
 def test_a_capital_inside_a_word_makes_a_name():

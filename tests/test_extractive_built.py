@@ -94,6 +94,6 @@ def test_the_shipped_calibration_matches_its_features():
     from pagelens.answer.calibration import DEFAULT
 
     assert len(DEFAULT.weights) == len(FEATURES)
-    strong = (0.9, 0.8, 1.0, 1.0, 1.0, 0.3, 1.0, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
-    weak = (0.3, 0.1, 0.3, 0.0, 0.5, 0.0, 0.3, 0.2, 0.0, 0.5, 0.2, 0.0, 1.0, 0.0, 0.5)
+    strong = (0.9, 0.8, 1.0, 1.0, 1.0, 0.3, 1.0, 0.8, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+    weak = (0.3, 0.1, 0.3, 0.0, 0.5, 0.0, 0.3, 0.2, 0.0, 0.5, 0.2, 0.0, 1.0, 0.0, 0.5, 0.5)
     assert DEFAULT.probability(strong) > DEFAULT.probability(weak)

@@ -300,7 +300,7 @@ class AnswerSettings(BaseModel):
         "features, pagelens.answer.calibration). bench/answer_cv.py compares them by cross-validation over PDFs."
     )
     abstain_probability: float = Field(
-        0.514, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
+        0.473, ge=0, le=1, description="With abstain='calibrated': abstain below this probability that the answer is right."
     )
     abstain_support: float = Field(
         0.30, ge=0, le=1, description="With abstain='support': abstain below this support score (cut chosen by "

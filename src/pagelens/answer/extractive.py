@@ -117,7 +117,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 15
+EXTRACTIVE_VERSION = 16
 
 
 @dataclass
@@ -217,6 +217,7 @@ class ExtractiveAnswerer:
         stated = ds.Sources.of([t for h in top if h.chunk.doc_name in own for c in h.all_chunks()
                                 for t in (c.text, *c.section)] + [" ".join(h.doc_terms) for h in top if h.chunk.doc_name in own])
         features += ds.distinct(units, stated)
+        features += (ds.in_span(units, ds.Sources.of([t for c in chosen for t in _quoted_context(c, top)])),)
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -398,6 +399,15 @@ def _support(
         ("type", sp.format_mismatch(kind, span, question)),
     ) if on)
     return features, flags
+
+
+def _quoted_context(c: Candidate, hits: Sequence[SearchHit]) -> list[str]:
+    """What a quoted snippet states about itself: its scored text (a row carries its header and caption),
+    its row label, and the section headings of the chunk it comes from."""
+    head = " ".join(c.text.split())[:40]
+    chunk = next((ch for ch in hits[c.source].all_chunks() if c.page in ch.pages and head in " ".join(ch.text.split())),
+                 None)
+    return [c.match_text, c.label, *(chunk.section if chunk is not None else ())]
 
 
 def _asked_column(c: Candidate, question: str, q_terms: list[str]) -> int | None:

@@ -27,9 +27,9 @@ None of them looks for particular phrases of particular questions:
   type attached to it (same cell or clause); ``conditions``: the question's numbers other than years
   ("with 12 g", "6 layers") found in the span.
 * ``distinct_names`` and ``distinct_focus`` (``pagelens.answer.distinct``): the question's distinguishing
-  units — its names, designators and counts; the terms of the thing asked, by rarity — found around the
-  quoted span: in its own row label, column header, caption, field label or sentence (1), elsewhere on
-  its page, in another source, nowhere (0).
+  units — its names, identifiers, designators and counts; the terms of the thing asked, by rarity — stated
+  by a source of the quoted documents (names as whole terms, close together); ``distinct_span``: the share
+  of the names, designators and counts that the quoted spans state themselves.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from pagelens.models import SearchHit
 
 FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found", "margin", "agreement", "semantic",
             "focus_found", "dates_found", "focus_span", "type_near", "conditions", "distinct_names",
-            "distinct_focus")
+            "distinct_focus", "distinct_span")
 
 ASKED_DATE_OF = (r"^\s*(the\s+)?date of\b|\b(what|which)\s+(is|was|are|were)\s+(the\s+)?([\w-]+\s+)?date of\b|"
                  r"\b(give|state|enter|find)\s+the\s+date of\b")
@@ -209,25 +209,29 @@ def dates_found(question: str, terms: set[str]) -> float:
 SOFT = 0.5
 """In the support score a missing support (focus, type, names, conditions) halves the evidence."""
 SUPPORT_FACTORS = ("focus_span", "type_near", "names_found", "conditions")
-DISTINCT_FLOORS = (0.0, 1.0)
+DISTINCT = ("distinct_names", "distinct_focus", "distinct_span")
+DISTINCT_FLOORS = (0.0, 1.0, 1.0)
 """What is left of the support score when a distinguishing name/designator/count, or a term of the thing
-asked, is found nowhere around the answer (``distinct_names`` / ``distinct_focus`` = 0, see
-``pagelens.answer.distinct``); 1.0 leaves the feature out. Fit with the cut by ``bench/answer_cv.py`` on the
-tuning PDFs (every fold chose the same pair): a name or count that no source states withholds the answer
-(0.0); the focus terms are left out (1.0), as pages paraphrase them ("ZIP code" for a field called ZIP)."""
+asked, is found nowhere around the answer, or no name is in the quoted span (``distinct_names`` /
+``distinct_focus`` / ``distinct_span`` = 0, see ``pagelens.answer.distinct``); 1.0 leaves the feature out.
+Fit with the cut by ``bench/answer_cv.py`` on the tuning PDFs (every fold chose the same triple): a name or
+count that no source states withholds the answer (0.0); the focus terms are left out (1.0), as pages
+paraphrase them ("ZIP code" for a field called ZIP); so is the span share (1.0), as right answers often have
+a name of the question in the row or paragraph beside their span."""
 
 
 def support_score(x: Sequence[float], floors: Sequence[float] = DISTINCT_FLOORS) -> float:
     """One score for abstaining (``answer.abstain = "support"``): the evidence score times the share of
     the question's dates found (a page of another month answers nothing), times ``SOFT + (1 - SOFT) · f``
-    for each support ``f`` in ``SUPPORT_FACTORS``, times ``floor + (1 - floor) · d`` for the two distinct
-    features ``d`` (the question's distinguishing names and focus terms around the quoted span) with their
-    ``floors``. No feature weight is fit: only the cut (``answer.abstain_support``) and the two floors are,
+    for each support ``f`` in ``SUPPORT_FACTORS``, times ``floor + (1 - floor) · d`` for the three distinct
+    features ``d`` (``DISTINCT``: the question's distinguishing names and focus terms stated by the sources,
+    its names in the quoted span) with their ``floors``. No feature weight is fit: only the cut
+    (``answer.abstain_support``) and the three floors are,
     by ``bench/answer_cv.py``'s cross-validation over PDFs."""
     f = dict(zip(FEATURES, x, strict=True))
     s = f["score"] * f["dates_found"]
     for name in SUPPORT_FACTORS:
         s *= SOFT + (1 - SOFT) * f[name]
-    for name, floor in zip(("distinct_names", "distinct_focus"), floors, strict=True):
+    for name, floor in zip(DISTINCT, floors, strict=True):
         s *= floor + (1 - floor) * f[name]
     return s
