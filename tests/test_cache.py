@@ -98,3 +98,7 @@ def test_close_questions_that_differ_in_a_key_term_do_not_share_an_answer() -> N
     assert key_terms(nov) != key_terms(nov.replace("Texas", "Alaska"))
     assert key_terms("What CoLA score does BERT-Large obtain?") == key_terms("Which CoLA score does BERT-Large get?")
     assert key_terms("Which model has the highest F1?") != key_terms("Which model has the lowest F1?")
+    # Counts and ordinals in words: a near-miss twin must not get its twin's answer.
+    six = "What was net income for the six-month period ended June 30?"
+    assert key_terms(six) != key_terms(six.replace("six-month", "nine-month"))
+    assert key_terms("Revenue in the second quarter?") != key_terms("Revenue in the third quarter?")

@@ -41,14 +41,18 @@ LOOKUP_CANDIDATES = 8  # nearest questions checked for matching filter/fingerpri
 
 _KEY_TERM = re.compile(
     r"\d+(?:[.,]\d+)*|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-    r"|\b(?:not|no|never|without|except|before|after|first|last|largest|smallest|highest|lowest|most|least)\b",
+    r"|\b(?:not|no|never|without|except|before|after|first|last|largest|smallest|highest|lowest|most|least)\b"
+    # counts and ordinals in words: "the nine-month column" is not "the six-month column"
+    r"|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|half|quarter|second|third|fourth|fifth"
+    r"|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\b",
     re.IGNORECASE,
 )
 
 
 def key_terms(question: str) -> frozenset[str]:
-    """What two close paraphrases must share to share an answer: numbers, months, negations and
-    superlatives, and capitalised names (not at the start of the question)."""
+    """What two close paraphrases must share to share an answer: numbers (in digits or words, counts and
+    ordinals), months, negations and superlatives, and capitalised names (not at the start of the
+    question). Near-miss twins differ in exactly these ("nine months" where the filing reports six)."""
     terms = {m.group(0).lower().replace(",", "") for m in _KEY_TERM.finditer(question)}
     words = re.findall(r"[A-Za-z][\w-]*", question)
     terms |= {w.lower() for w in words[1:] if w[0].isupper()}
