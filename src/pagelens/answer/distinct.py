@@ -243,7 +243,7 @@ class Sources:
         """Every word of ``name`` is a whole term here (not a prefix: "Fit" does not state "FitB"), the
         words close together in one sentence or row; or the name joined is one term ("BERT-Large" is
         stated by "BERTLARGE"). Months and years come unstemmed from ``text.key_names``: they are stemmed here."""
-        name = [t if t in self.terms else tx.stem(t) for t in name]
+        name = [t if t in self.terms else tx.stem(_MONTHS.get(t, t)) for t in name]  # "Mar." is read as "march"
         # An identifier with inner punctuation ("M63x1.5", "v2.0") is one term of its characters.
         name = [t if t in self.terms or (bare := re.sub(r"\W", "", t)) not in self.terms else bare for t in name]
         name = [next((a for a in self.abbreviations if t.isalpha() and t.startswith(a) and len(t) >= len(a) + 2), t)
