@@ -29,6 +29,8 @@ A question that names a numbered element ("Figure 2", "Table 3", "Section 4.1") 
 
 from __future__ import annotations
 
+import re
+
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -149,9 +151,11 @@ class Retriever:
         hits = [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
         if routing is not None and routing.facts:
             # Issuer, form and period only: title and keyword words are often what the question asks about.
-            order = {t: i for i, t in reversed(list(enumerate(tokenize(query))))}  # as the question says them
+            # The question's own words, in its order ("Acme's", "second quarter"), not the index's stems.
+            words = [(w, set(tokenize(w))) for w in re.findall(r"[\w'’.&-]+", query)]
             for h in hits:
-                h.doc_terms = sorted(routing.facts.get(h.chunk.doc_id, ()), key=lambda t: order.get(t, len(order)))
+                facts = routing.facts.get(h.chunk.doc_id, set())
+                h.doc_terms = [w for w, toks in words if toks & facts]
         return hits
 
     def route(self, query: str) -> Routing:
