@@ -117,7 +117,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 16
+EXTRACTIVE_VERSION = 17
 
 
 @dataclass
@@ -170,8 +170,12 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = _idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
+        # The words that name a document ("Acme's", "2016 10-K": SearchHit.doc_terms) say which document,
+        # never which span: a cover line that repeats them is no answer.
+        naming = set(tx.content_terms(" ".join(w for h in top for w in h.doc_terms)))
+        span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
-            c.lexical = _coverage(q_terms, idf, c.match_text)
+            c.lexical = _coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
         asked = tx.ask_part(question) or question

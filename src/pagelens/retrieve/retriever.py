@@ -152,10 +152,10 @@ class Retriever:
         if routing is not None and routing.facts:
             # Issuer, form and period only: title and keyword words are often what the question asks about.
             # The question's own words, in its order ("Acme's", "second quarter"), not the index's stems.
-            words = [(w, set(tokenize(w))) for w in re.findall(r"[\w'’.&-]+", query)]
+            words = [(w, tokenize(w)) for w in re.findall(r"[\w'’.&-]+", query)]
             for h in hits:
                 facts = routing.facts.get(h.chunk.doc_id, set())
-                h.doc_terms = [w for w, toks in words if toks & facts]
+                h.doc_terms = [w for w, toks in words if toks and toks[0] in facts]  # "10-K" by "10-k", not "10"
         return hits
 
     def route(self, query: str) -> Routing:
