@@ -8,6 +8,8 @@ same run.
         --questions bench/data/freshdocs-questions.jsonl --answers   # the second held-out set
     .venv/bin/python bench/realdocs.py --pdfs ~/.cache/pagelens-fresh2/pdfs \
         --questions bench/data/fresh2-questions.jsonl --answers      # the third (bench/fresh2_fetch.py)
+    .venv/bin/python bench/realdocs.py --pdfs ~/.cache/pagelens-fresh3/pdfs \
+        --questions bench/data/fresh3-questions.jsonl --answers      # the fourth (bench/fresh3_fetch.py)
 
 Questions: bench/data/realdocs-questions.jsonl, written from the pages (and committed) before pagelens
 ran on them. Scoring is bench/eval_dev.py's (the corpus README rule, `pagelens.evaluate`): hit@k is any
@@ -40,11 +42,12 @@ from pagelens.settings import Settings  # noqa: E402
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from fresh2_fetch import DOCS as FRESH2_DOCS  # noqa: E402
+from fresh3_fetch import DOCS as FRESH3_DOCS  # noqa: E402
 from freshdocs_fetch import DOCS as FRESH_DOCS  # noqa: E402
 from realdocs_fetch import DEFAULT_CACHE, DOCS  # noqa: E402
 
 QUESTIONS = HERE / "data" / "realdocs-questions.jsonl"
-KIND = {d.name: d.kind for d in [*DOCS, *FRESH_DOCS, *FRESH2_DOCS]}  # the document kind each row group names
+KIND = {d.name: d.kind for d in [*DOCS, *FRESH_DOCS, *FRESH2_DOCS, *FRESH3_DOCS]}  # the document kind each row group names
 
 
 def naive_index(pdfs: list[Path]):
