@@ -8,7 +8,8 @@ Each candidate is scored against the question by
 * words: IDF-weighted coverage of the question's content words (stemmed) and numbers,
 * position: the rank of its source,
 * answer type: "how many / what percentage / which score..." questions want a number the question
-  does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
+  does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column;
+  "why" questions want a sentence that gives a reason ("because", "due to").
 
 Each retrieved table is also read as a grid (``cells``, ``table_read``): the cell at the row and the
 column the question names is quoted alone, and a table that lacks the asked row or year weighs less
@@ -74,6 +75,7 @@ NO_FORM_PENALTY = 0.8
 DATE_BONUS = 0.10  # a "what date / when" question, a candidate holding a calendar date
 NO_DATE_PENALTY = 0.8
 SPEECH_BONUS = 0.10  # a "what does X say / call out" question, a candidate with quoted speech
+REASON_BONUS = 0.10  # a "why" question, a candidate that gives a reason ("because", "due to")
 EMPTY_CELL_PENALTY = 0.8
 NO_PERSON_PENALTY = 0.6  # a "who" question, a candidate without a person-like name
 LONG_LABEL_PENALTY = 0.8
@@ -117,7 +119,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 16
+EXTRACTIVE_VERSION = 17
 
 
 @dataclass
@@ -260,6 +262,7 @@ class _Cues:
     person: bool
     date: bool = False
     speech: bool = False
+    reason: bool = False  # a "why" question (``span.WHY_Q``)
     figure: bool = False
     figure_refs: set[str] = field(default_factory=set)
     table: bool = False  # the question names a table, row or column, or asks for an extreme value
@@ -281,6 +284,7 @@ class _Cues:
                    kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "",
                    kind if kind in ("money", "address", "place", "role") else "")
         cues.question = question
+        cues.reason = bool(span.WHY_Q.search(question))
         return cues
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
@@ -317,6 +321,8 @@ class _Cues:
                 factor *= NO_DATE_PENALTY
         if self.speech and _QUOTE.search(c.text):
             bonus += SPEECH_BONUS
+        if self.reason and span.REASON.search(c.text):
+            bonus += REASON_BONUS
         if self.form:
             if sp.has_type(self.form, c.text, ""):
                 bonus += FORM_BONUS
