@@ -262,7 +262,6 @@ class _Cues:
     person: bool
     date: bool = False
     speech: bool = False
-    reason: bool = False  # a "why" question (``span.WHY_Q``)
     figure: bool = False
     figure_refs: set[str] = field(default_factory=set)
     table: bool = False  # the question names a table, row or column, or asks for an extreme value
@@ -271,6 +270,7 @@ class _Cues:
     form: str = ""  # an answer type with a form of its own: email, url, phone
     kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
     question: str = ""
+    reason: bool = False  # a "why" question (``span.WHY_Q``)
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
@@ -333,8 +333,8 @@ class _Cues:
         if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question) and not (
                 self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):
             factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
-        if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(self.question, c.text, c.text + " "
-                                                                                       + c.match_text + " " + c.label):
+        if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(
+                self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
 
