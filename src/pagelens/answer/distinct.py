@@ -101,7 +101,7 @@ class Unit:
 
     def found(self, sources: Sources) -> bool:
         if self.key:
-            return bool(kinds.designators(sources.text).get(self.key, set()) & self.designators)
+            return bool(kinds.designators(sources.text, capitals=True).get(self.key, set()) & self.designators)
         if self.pattern is not None:
             return bool(self.pattern.search(sources.text))
         if self.focus:  # the thing asked may be abbreviated or joined ("tel" for telephone): prefixes count
