@@ -184,7 +184,7 @@ class ExtractiveAnswerer:
         for c, sim in zip(pool, sims):
             c.semantic = max(0.0, sim)
             c.score = min(1.0, c.score + W_SEMANTIC * c.semantic * c.factor)
-        pool.sort(key=lambda c: -c.score)
+        pool.sort(key=lambda c: (-c.score, -c.semantic))  # a tie at the cap (1.0) goes to the closer meaning
         best = pool[0]
         chosen = [best]
         for c in pool[1:]:
