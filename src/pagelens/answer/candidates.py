@@ -43,6 +43,7 @@ class Candidate:
     cell_score: float = 0.0  # ... and how fully the question names its row and its column (``Cell.attached``)
     absent: bool = False  # a row of a table that lacks the asked row or year (``cells.Cell.absent``)
     gloss: str = ""  # the caption sentence that defines a row's label ("“LTR & No NSP” is trained as ...")
+    doc: str = ""  # the file name of its document (a "Form 293" its name holds is said on every page)
 
 
 def candidates(hit: SearchHit, index: int) -> list[Candidate]:
@@ -51,7 +52,7 @@ def candidates(hit: SearchHit, index: int) -> list[Candidate]:
     for chunk in hit.all_chunks():
         found = _split(chunk, index)
         for c in found:
-            c.source_kind = chunk.kind
+            c.source_kind, c.doc = chunk.kind, chunk.doc_name
         out += found
     return out
 

@@ -159,10 +159,12 @@ def _matches(term: str, q: set[str]) -> bool:
 
 
 def _covered(terms: set[str], q: set[str], idf: dict[str, float]) -> tuple[float, float]:
-    """(IDF-weighted share of ``terms`` the question covers, the covered weight)."""
+    """(IDF-weighted share of ``terms`` the question covers, the covered weight), rounded: summed over a set,
+    whose order varies from run to run (``PYTHONHASHSEED``), two rows named alike would otherwise differ
+    in the last bit, and the one read would change between runs."""
     total = sum(idf.get(t, 1.0) for t in terms)
     got = sum(idf.get(t, 1.0) for t in terms if _matches(t, q))
-    return (got / total if total else 0.0), got
+    return round(got / total if total else 0.0, 9), round(got, 9)
 
 
 def _row_share(names: list[set[str]], q: set[str], idf: dict[str, float]) -> tuple[float, float]:

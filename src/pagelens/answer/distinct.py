@@ -101,7 +101,7 @@ class Unit:
 
     def found(self, sources: Sources) -> bool:
         if self.key:
-            return bool(kinds.designators(sources.text).get(self.key, set()) & self.designators)
+            return bool(kinds.designators(sources.text, capitals=True).get(self.key, set()) & self.designators)
         if self.pattern is not None:
             return bool(self.pattern.search(sources.text))
         if self.focus:  # the thing asked may be abbreviated or joined ("tel" for telephone): prefixes count
@@ -283,12 +283,19 @@ def _plain(text: str) -> str:
     return _FOOTNOTE.sub(r"\1 \1\2", re.sub(r"['’]s\b", "", text).replace("’", "'"))
 
 
+SHORT_LINE_WORDS = 8
+"""A line of at most this many words (a heading, a label, a bill's item) is one segment too: "Contrib. Custeio
+Ilum Pública" is one name, though the sentence splitter cuts it after the abbreviation's period."""
+
+
 def _segments(text: str) -> list[tuple[str, ...]]:
-    """The terms of each table row (a markdown line) and of each sentence of the other lines."""
+    """The terms of each table row (a markdown line), of each sentence of the other lines, and of each
+    short line whole (``SHORT_LINE_WORDS``)."""
     lines = text.splitlines()
     rows = [ln for ln in lines if tx.is_table_line(ln)]
     prose = tx.split_sentences("\n".join(ln for ln in lines if not tx.is_table_line(ln)))
-    return [tuple(tx.content_terms(_plain(s))) for s in [*rows, *prose]]
+    short = [ln for ln in lines if not tx.is_table_line(ln) and 1 < len(ln.split()) <= SHORT_LINE_WORDS]
+    return [tuple(tx.content_terms(_plain(s))) for s in [*rows, *prose, *short]]
 
 
 def _near(name: Sequence[str], seg: Sequence[str]) -> bool:

@@ -8,7 +8,8 @@ Each candidate is scored against the question by
 * words: IDF-weighted coverage of the question's content words (stemmed) and numbers,
 * position: the rank of its source,
 * answer type: "how many / what percentage / which score..." questions want a number the question
-  does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column.
+  does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column;
+  "why" questions want a sentence that gives a reason ("because", "due to").
 
 Each retrieved table is also read as a grid (``cells``, ``table_read``): the cell at the row and the
 column the question names is quoted alone, and a table that lacks the asked row or year weighs less
@@ -74,6 +75,7 @@ NO_FORM_PENALTY = 0.8
 DATE_BONUS = 0.10  # a "what date / when" question, a candidate holding a calendar date
 NO_DATE_PENALTY = 0.8
 SPEECH_BONUS = 0.10  # a "what does X say / call out" question, a candidate with quoted speech
+REASON_BONUS = 0.10  # a "why" question, a candidate that gives a reason ("because", "due to")
 EMPTY_CELL_PENALTY = 0.8
 NO_PERSON_PENALTY = 0.6  # a "who" question, a candidate without a person-like name
 LONG_LABEL_PENALTY = 0.8
@@ -120,7 +122,7 @@ _FORM_CODE = re.compile(r"\d{1,2}-?[A-Za-z]{1,3}")  # "10-K", "8-K", "20-F": a f
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 18
+EXTRACTIVE_VERSION = 19
 
 
 @dataclass
@@ -191,7 +193,7 @@ class ExtractiveAnswerer:
         for c, sim in zip(pool, sims):
             c.semantic = max(0.0, sim)
             c.score = min(1.0, c.score + W_SEMANTIC * c.semantic * c.factor)
-        pool.sort(key=lambda c: -c.score)
+        pool.sort(key=lambda c: (-c.score, -c.semantic))  # a tie at the cap (1.0) goes to the closer meaning
         best = pool[0]
         chosen = [best]
         for c in pool[1:]:
@@ -277,6 +279,7 @@ class _Cues:
     form: str = ""  # an answer type with a form of its own: email, url, phone
     kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
     question: str = ""
+    reason: bool = False  # a "why" question (``span.WHY_Q``)
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
@@ -290,6 +293,7 @@ class _Cues:
                    kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "",
                    kind if kind in ("money", "address", "place", "role") else "")
         cues.question = question
+        cues.reason = bool(span.WHY_Q.search(question))
         return cues
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
@@ -326,6 +330,8 @@ class _Cues:
                 factor *= NO_DATE_PENALTY
         if self.speech and _QUOTE.search(c.text):
             bonus += SPEECH_BONUS
+        if self.reason and span.REASON.search(c.text):
+            bonus += REASON_BONUS
         if self.form:
             if sp.has_type(self.form, c.text, ""):
                 bonus += FORM_BONUS
@@ -336,8 +342,8 @@ class _Cues:
         if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question) and not (
                 self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):
             factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
-        if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(self.question, c.text, c.text + " "
-                                                                                       + c.match_text + " " + c.label):
+        if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(
+                self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
 

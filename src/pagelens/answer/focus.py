@@ -269,11 +269,13 @@ def type_near(focus: Focus, question: str, pieces: Sequence[str], named: Sequenc
     return best
 
 
-def conditions_found(question: str, text: str) -> float:
+def conditions_found(question: str, text: str, doc_name: str = "") -> float:
     """Share of the question's numbers other than years ("with *12* g", "*6* layers") that ``text`` holds;
     1 when it gives none. Years are names (``text.key_names``), checked on the page; so are numbers
-    inside codes ("its 2017 *10*-K")."""
-    given = {n for n in tx.numbers(_CODE.sub(" ", question)) if not _YEARLIKE.fullmatch(n)}
+    inside codes ("its 2017 *10*-K") and numbers the name of the span's document holds ("DD Form *293*"
+    of dd-form-293.pdf names the form, it is no condition each sentence repeats)."""
+    named = tx.numbers(kinds.document_words(doc_name)) if doc_name else set()
+    given = {n for n in tx.numbers(_CODE.sub(" ", question)) if not _YEARLIKE.fullmatch(n) and n not in named}
     if not given:
         return 1.0
     return len(given & tx.numbers(text)) / len(given)
@@ -327,27 +329,27 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
             pieces = [f"{c.label or c.cells[0]} {pieces[0]}" if len(pieces[0]) < 40 else c.label or c.cells[0]]
         named = [_cover(focus, idf, context, pieces[0]) >= NAMED]
         found = (focus_span(focus, idf, context, pieces[0]), type_near(focus, question, pieces, named),
-                 conditions_found(question, c.match_text))
-        return _qualified(found, question, own, None, f"{own} {c.match_text}")
+                 conditions_found(question, c.match_text, c.doc))
+        return _qualified(found, question, own, None, f"{own} {c.match_text}", c.doc)
     if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
         named = [_cover(focus, idf, m.group(1), m.group(2)) >= NAMED]
         found = (focus_span(focus, idf, m.group(1), m.group(2)), type_near(focus, question, [m.group(2)], named),
-                 conditions_found(question, c.text))
-        return _qualified(found, question, m.group(1), None, c.match_text)
+                 conditions_found(question, c.text, c.doc))
+        return _qualified(found, question, m.group(1), None, c.match_text, c.doc)
     text = f"{c.label} {c.text}" if c.kind == "figtext" else c.text
     pieces = span.clauses(text) or [text]
     named = [_cover(focus, idf, p) >= NAMED for p in pieces]
-    found = focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text)
-    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text)
+    found = focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text, c.doc)
+    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text, c.doc)
 
 
 def _qualified(found: tuple[float, float, float], question: str, context: str, sentence: str | None,
-               wider: str) -> tuple[float, float, float]:
+               wider: str, doc_name: str = "") -> tuple[float, float, float]:
     """``found`` unless the span is about another instance of the asked thing (see the module docstring):
     a designator conflict in ``context`` (a row's label and column, a field's label, a sentence) or a
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
     or a superlative the ``sentence`` does not state."""
-    if kinds.designator_conflict(question, context, wider) or kinds.period_conflict(question, context) or (
+    if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or (
             sentence and (kinds.missing_superlative(question, sentence)
                           or kinds.missing_event(question, sp.answer_type(question), sentence))):
         return 0.0, min(found[1], SAME_SENTENCE), found[2]

@@ -153,11 +153,16 @@ def _has_place(text: str, question: str) -> bool:
     return any(_new_name(m.group(1).title(), question) for m in _DATELINE.finditer(flat))
 
 
-def designators(text: str) -> dict[str, set[str]]:
+_CAPS_DESIGNATOR = re.compile(r"\b([A-Z]{3,})\s+([A-Z]|[IVX]{1,4}|\d{1,3})\b(?![.,]?\d)(?![-'’][A-Za-z])")
+
+
+def designators(text: str, capitals: bool = False) -> dict[str, set[str]]:
     """Key word (lower case) → the designators it carries in ``text`` ("Class A and Class C" → {class: {A, C}});
-    a month before a number is a date, not a designator."""
+    a month before a number is a date, not a designator. ``capitals``: a key in capitals counts too ("DD FORM
+    293", "CLASS B": how forms and headings print them) — for the sources' text, not a question's."""
     out: dict[str, set[str]] = {}
-    for m in _DESIGNATOR.finditer(text):
+    found = [*_DESIGNATOR.finditer(text), *(_CAPS_DESIGNATOR.finditer(text) if capitals else ())]
+    for m in found:
         key = m.group(1).lower()
         if key in _MONTHS or key in _NOT_KEYS:
             continue
@@ -165,16 +170,23 @@ def designators(text: str) -> dict[str, set[str]]:
     return out
 
 
-def designator_conflict(question: str, context: str, wider: str = "") -> bool:
+def document_words(doc_name: str) -> str:
+    """A document's file name as capitalised words, for ``designators``: "dd-form-293.pdf" names "Form 293"."""
+    return " ".join(w.capitalize() for w in re.sub(r"[_\W]+", " ", doc_name.rsplit(".", 1)[0]).split())
+
+
+def designator_conflict(question: str, context: str, wider: str = "", doc_name: str = "") -> bool:
     """The question names "Key X" and ``context`` names the same key only with other designators, or
-    ``wider`` (the span with its caption or label) does not name "Key X" at all."""
+    ``wider`` (the span with its caption or label) does not name "Key X" at all, and neither does the
+    name of the span's document (``doc_name``): "DD Form 293" of dd-form-293.pdf names the form every
+    page of it is about, not an instance that each sentence must repeat."""
     asked = designators(question)
     if not asked:
         return False
-    found = designators(context)
+    found = designators(context, capitals=True)
     if any(key in found and not (found[key] & des) for key, des in asked.items()):
         return True
-    around = designators(wider or context)
+    around = designators(f"{wider or context} {document_words(doc_name) if doc_name else ''}", capitals=True)
     return any(not (around.get(key, set()) & des) for key, des in asked.items())
 
 

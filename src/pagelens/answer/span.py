@@ -6,7 +6,8 @@ that carry the answer.
   768 hidden": "#L: 6; #H: 768; LM (ppl): 5.24"), never the whole row.
 * A long sentence is cut at its clause boundaries (";", ":", ",", dashes) to the run of clauses
   holding the most question words and, when the question asks for a type of value (a number, a
-  date, a name...), a value of that type; "…" marks what was left out.
+  date, a name...), a value of that type, or for a reason ("why ..."), a clause that gives one
+  ("because", "due to"); "…" marks what was left out.
 """
 
 from __future__ import annotations
@@ -23,6 +24,14 @@ MAX_LABEL_CHARS = 60  # a longer row label is cut to its first naming cell
 
 _CLAUSE_SPLIT = re.compile(r"(?<=[;:,])\s+(?=\D)|(?<![\d%])\s+[–—]\s+(?![$€£\d])")
 """Clause boundaries: after ";", ":" or "," (not inside "1, 2"), and dashes not inside a range ("$3.4 – $3.6")."""
+
+
+WHY_Q = re.compile(r"^\s*(why|for what reason)\b|,\s*why\b|\bwhat\s+(is|was|are|were)\s+the\s+reasons?\s+(for|why)\b",
+                    re.I)
+REASON = re.compile(r"\b(because|due to|owing to|as a result of|on account of|in order to|so that|"
+                     r"thanks to|caused by|for fear|to avoid|to prevent)\b", re.I)
+"""A question for a reason ("Why was X withdrawn?") is answered by the clause that gives one ("Due to
+difficulty in constructing ..."), not by the clause that repeats the question's words ("X has been withdrawn")."""
 
 
 def cell_span(header: list[str], cells: list[str], label: str, col: int, question: str) -> str:
@@ -61,6 +70,7 @@ def clause_span(text: str, terms: set[str], question: str) -> str:
     if len(flat) <= CLAUSE_FROM_CHARS or len(parts) < 2:
         return flat
     kind = sp.answer_type(question)
+    reason = bool(WHY_Q.search(question))
     found = [set(tx.content_terms(p)) & terms for p in parts]
     best: tuple[float, int, int] | None = None
     for i in range(len(parts)):
@@ -72,7 +82,7 @@ def clause_span(text: str, terms: set[str], question: str) -> str:
                 break
             seen |= found[j]
             joined = " ".join(parts[i : j + 1])
-            typed = not kind or sp.has_type(kind, joined, question)
+            typed = REASON.search(joined) is not None if reason else not kind or sp.has_type(kind, joined, question)
             score = len(seen) + (2.0 if typed else 0.0) - 0.001 * length
             if best is None or score > best[0]:
                 best = (score, i, j)
