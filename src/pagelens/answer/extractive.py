@@ -118,9 +118,6 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
                    "gender": {"sex"}, "surnam": {"last"}, "forenam": {"first"}}
 
 
-_FORM_CODE = re.compile(r"\d{1,2}-?[A-Za-z]{1,3}")  # "10-K", "8-K", "20-F": a form, not a period
-
-
 # Bump when the extractive answers change, so cached answers from older code are not served.
 EXTRACTIVE_VERSION = 19
 
@@ -175,11 +172,7 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = _idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
-        # The issuer and form that name a document ("Acme's", "10-K": SearchHit.doc_terms) say which
-        # document, never which span: a cover line that repeats them is no answer. Periods stay: a
-        # release's "2Q22" is also the column asked for.
-        naming = set(tx.content_terms(" ".join(w for h in top for w in h.doc_terms
-                                          if not any(ch.isdigit() for ch in w) or _FORM_CODE.fullmatch(w))))
+        naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
             c.lexical = _coverage(span_terms, idf, c.match_text)

@@ -149,6 +149,17 @@ def coverage(q_terms: Sequence[str], idf: dict[str, float], terms: set[str]) -> 
     return got / total if total else 0.0
 
 
+_FORM_CODE = re.compile(r"\d{1,2}-?[A-Za-z]{1,3}")  # "10-K", "8-K", "20-F": a form, not a period
+
+
+def naming_terms(hits: Sequence[SearchHit]) -> set[str]:
+    """Content terms of the issuer and form words that name the hits' documents (``SearchHit.doc_terms``:
+    "Acme's", "10-K"): they say which document, never which span, so a cover line that repeats them is
+    no answer. Periods are left out of them: a release's "2Q22" is also the column asked for."""
+    words = [w for h in hits for w in h.doc_terms if not any(ch.isdigit() for ch in w) or _FORM_CODE.fullmatch(w)]
+    return set(tx.content_terms(" ".join(words)))
+
+
 def neighbourhood(hit: SearchHit) -> set[str]:
     """Content terms of a source's page: its chunks, their section headings, the document's name and the
     question's terms its issuer, form and period hold (``SearchHit.doc_terms``: "fiscal 2017" of a filing
