@@ -162,3 +162,24 @@ def test_a_title_spanning_two_columns_still_spans_them(tmp_path: Path) -> None:
         right(470, y, b)
     t = only_table(doc.tobytes(), tmp_path).table
     assert t.header[1:] == ["Year ended December 31 2023", "Year ended December 31 2022"], t.markdown
+
+
+def test_titles_one_space_apart_between_rules_of_characters(tmp_path: Path) -> None:
+    """The same printout typed between ``====`` / ``----`` rules (``table_mono``): the title line ran
+    over every column, so the columns merged into one; each title now goes to the column it ends at."""
+    titles = TITLES[:4]
+    widths = [max(len(t), *(len(v[j]) for _, v in ROWS)) for j, t in enumerate(titles)]
+    stub = max(len(label) for label, _ in ROWS) + 4
+    head = " " * stub + " ".join(t.rjust(w) for t, w in zip(titles, widths))
+    body = [label.ljust(stub) + " ".join(v.rjust(w) for v, w in zip(values, widths)) for label, values in ROWS]
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_text((54, 60), "The coefficient tests are below.", fontsize=10)
+    y = 90.0
+    for line in ["=" * len(head), head, "-" * len(head), *body, "=" * len(head)]:
+        page.insert_text((54, y), line, fontname="cour", fontsize=9)
+        y += 12
+    t = only_table(doc.tobytes(), tmp_path).table
+    assert t.finder == "monospace"
+    assert t.header == ["", *titles], t.markdown
+    assert t.rows[1] == ["Income", *ROWS[1][1][:4]]
