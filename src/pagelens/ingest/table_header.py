@@ -72,7 +72,8 @@ def right_aligned(line: Line, columns: list[Column]) -> Line | None:
     edge it does not pass; the line is read so when two or more columns get words, every group's
     last word ends at its column's right edge (within ``EDGE``) and no group reaches back over the
     previous column's values. Pieces over the label column stay as they are, and so do pieces wholly
-    right of the last column.
+    right of the last column. A line whose words run from over the label column into the first
+    column's title ("(in millions) June 29, 2024", printed tight) is left to ``_cut``.
     """
     stop, last = columns[0].x0 + 1, columns[-1].x1 + EDGE
     groups: list[list[tuple]] = [[] for _ in columns]
@@ -98,6 +99,8 @@ def right_aligned(line: Line, columns: list[Column]) -> Line | None:
             return None
         if j > 0 and ws[0][0] < columns[j - 1].x1 - EDGE:
             return None  # reaches over the previous column's values: a title spanning columns
+    if any(w[2] <= stop for w in groups[0]):
+        return None  # words over the label column run into the first title: whose they are is unclear
     return Line(line.words, [*lead, *(segment(groups[j]) for j in filled), *tail])
 
 
