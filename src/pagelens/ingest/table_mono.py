@@ -8,9 +8,10 @@ vertical gap. ``=`` rules cut a block into sections; a ``-`` rule inside a secti
 above it in the header. Columns are the runs of words left by the gaps of two or more character
 widths, merged over the section's lines (in monospace a single space separates the words of one cell,
 two or more separate cells); where titles printed one space apart would merge the body's columns, each
-title goes to the column whose right edge it ends at (``_right_aligned``). A section of ``key: value   key: value`` pairs without a header becomes a
-two-column table of fields and values, one row per pair. A single centred line right above the first
-rule (``OLS Regression Results``) is the caption of the block's tables.
+title goes to the column whose right edge it ends at (``_right_aligned``). A section of ``key: value
+key: value`` pairs without a header becomes a two-column table of fields and values, one row per pair.
+A single centred line right above the first rule (``OLS Regression Results``) is the caption of the
+block's tables.
 """
 
 from __future__ import annotations
