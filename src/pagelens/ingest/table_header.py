@@ -53,10 +53,55 @@ def split_at_columns(line: Line, columns: list[Column]) -> Line:
     "FY24", "Q2") or lines up with its column's edge or centre ("% Change"). A title spanning a group
     of columns ("Year Ended December 31,") has parts that do neither, so it stays whole.
     """
+    regrouped = right_aligned(line, columns)
+    if regrouped is not None:
+        return regrouped
     segments: list[Segment] = []
     for seg in line.segments:
         segments += _cut(seg, columns) if len(seg.words) > 1 and seg.x1 > columns[0].x0 else [seg]
     return line if len(segments) == len(line.segments) else Line(line.words, segments)
+
+
+def right_aligned(line: Line, columns: list[Column]) -> Line | None:
+    """The line's words over the value columns regrouped into one title per column, when each title
+    ends where its column's right-aligned values end (None when the line is not printed that way).
+
+    Program output (an R or Stata coefficient table) prints multi-word titles right-aligned over its
+    numbers with one space between titles ("Estimate Std. Error z value Pr(>|z|)"): word gaps do
+    not tell the titles apart, the column edges do. Each word goes to the first column whose right
+    edge it does not pass; the line is read so when two or more columns get words, every group's
+    last word ends at its column's right edge (within ``EDGE``) and no group reaches back over the
+    previous column's values. Pieces over the label column stay as they are, and so do pieces wholly
+    right of the last column. A line whose words run from over the label column into the first
+    column's title ("(in millions) June 29, 2024", printed tight) is left to ``_cut``.
+    """
+    stop, last = columns[0].x0 + 1, columns[-1].x1 + EDGE
+    groups: list[list[tuple]] = [[] for _ in columns]
+    lead, tail = [], []
+    for seg in line.segments:
+        if seg.x1 <= stop:
+            lead.append(seg)
+        elif seg.x0 > last:
+            tail.append(seg)
+        else:
+            for w in seg.words:
+                j = next((k for k, c in enumerate(columns) if w[2] <= c.x1 + EDGE), None)
+                if j is None:
+                    return None  # a piece running past the last column
+                groups[j].append(w)
+    filled = [j for j, g in enumerate(groups) if g]
+    if len(filled) < 2:
+        return None
+    for j in filled:
+        ws = sorted(groups[j], key=lambda w: w[0])
+        groups[j] = ws
+        if abs(ws[-1][2] - columns[j].x1) > EDGE:
+            return None
+        if j > 0 and ws[0][0] < columns[j - 1].x1 - EDGE:
+            return None  # reaches over the previous column's values: a title spanning columns
+    if any(w[2] <= stop for w in groups[0]):
+        return None  # words over the label column run into the first title: whose they are is unclear
+    return Line(line.words, [*lead, *(segment(groups[j]) for j in filled), *tail])
 
 
 def _cut(seg: Segment, columns: list[Column]) -> list[Segment]:

@@ -7,9 +7,11 @@ or ``~`` alone; a *block* is the run of text lines set in the rule's width aroun
 vertical gap. ``=`` rules cut a block into sections; a ``-`` rule inside a section puts the lines
 above it in the header. Columns are the runs of words left by the gaps of two or more character
 widths, merged over the section's lines (in monospace a single space separates the words of one cell,
-two or more separate cells). A section of ``key: value   key: value`` pairs without a header becomes a
-two-column table of fields and values, one row per pair. A single centred line right above the first
-rule (``OLS Regression Results``) is the caption of the block's tables.
+two or more separate cells); where titles printed one space apart would merge the body's columns, each
+title goes to the column whose right edge it ends at (``_right_aligned``). A section of ``key: value
+key: value`` pairs without a header becomes a two-column table of fields and values, one row per pair.
+A single centred line right above the first rule (``OLS Regression Results``) is the caption of the
+block's tables.
 """
 
 from __future__ import annotations
@@ -138,6 +140,26 @@ def _cells(row: list[tuple[float, float, str]], cols: list[tuple[float, float]])
     return out
 
 
+def _right_aligned(words: list[Word], cols: list[tuple[float, float]], tol: float) -> list[str] | None:
+    """A title line's words as one title per body column, when every title ends where its column's
+    right-aligned values end ("Estimate Std. Error z value", one space between titles); the label
+    column's title may start where the labels start instead. None when the line is not set so."""
+    groups: list[list[Word]] = [[] for _ in cols]
+    for w in sorted(words, key=lambda w: w[0]):
+        j = next((k for k, c in enumerate(cols) if w[2] <= c[1] + tol), None)
+        if j is None:
+            return None
+        groups[j].append(w)
+    for j, g in enumerate(groups):
+        if not g:
+            continue
+        if abs(g[-1][2] - cols[j][1]) > tol and not (j == 0 and abs(g[0][0] - cols[0][0]) <= tol):
+            return None
+        if j and g[0][0] < cols[j - 1][1] - tol:
+            return None  # a title reaching back over the previous column's values
+    return [" ".join(w[4] for w in g) for g in groups]
+
+
 def _key_value(body: list[list[str]]) -> list[list[str]] | None:
     """``key: value   key: value`` rows as (key, value) rows, left pairs first; None if not such rows."""
     width = len(body[0])
@@ -155,15 +177,23 @@ def _section(lines: list[_Line], words: list[Word], cw: float) -> tuple[pymupdf.
     content = [ln for ln in lines if ln.rule is None]
     if len(content) - head_n < MIN_BODY:
         return None
-    rows = []
+    rows, line_words = [], []
     for ln in content:
         box = ln.rect
         ws = [w for w in words if box.contains(pymupdf.Point((w[0] + w[2]) / 2, (w[1] + w[3]) / 2))]
         rows.append(_segments(ws, cw))
+        line_words.append(ws)
     cols = _columns(rows, 0.5 * cw)
+    heads: list[list[str]] | None = None
+    if head_n:
+        body_cols = _columns(rows[head_n:], 0.5 * cw)
+        if len(body_cols) > len(cols):  # titles printed one space apart run over several columns
+            split = [_right_aligned(ws, body_cols, 0.5 * cw) for ws in line_words[:head_n]]
+            if all(h is not None for h in split):
+                heads, cols = [h for h in split if h is not None], body_cols
     if len(cols) < 2:
         return None
-    cells = [_cells(r, cols) for r in rows]
+    cells = [*(heads or []), *(_cells(r, cols) for r in rows[len(heads or []):])]
     header = cells[:head_n]
     body = cells[head_n:]
     if not header:

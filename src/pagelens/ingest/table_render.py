@@ -11,6 +11,8 @@ import html
 import re
 import unicodedata
 
+from pagelens.ingest.table_values import is_amount
+
 _SPACES = re.compile(r"[ \t\u00a0]+")
 
 
@@ -39,12 +41,21 @@ def _md_cell(text: str) -> str:
     return " ".join(text.split("\n")).replace("|", "\\|")
 
 
+def _stub(head: list[str], body: list[list[str]]) -> bool:
+    """The first column is the stub: row labels (most of its filled cells are not amounts) under an
+    empty title, beside named columns. It keeps its empty name: "Col1" would title the labels."""
+    labels = [r[0] for r in body if r and r[0]]
+    return not head[0] and any(head[1:]) and bool(labels) and \
+        sum(1 for c in labels if is_amount(c)) <= len(labels) / 2
+
+
 def to_markdown(header: list[str], rows: list[list[str]]) -> str:
-    """GitHub-flavoured markdown. An empty header gets ``Col1..N`` names so the table stays valid."""
+    """GitHub-flavoured markdown. An empty header gets ``Col1..N`` names so the table stays valid,
+    except the stub (``_stub``), which stays empty."""
     head, body = normalize_grid(header, rows)
     if not head:
         return ""
-    names = [_md_cell(h) or f"Col{i + 1}" for i, h in enumerate(head)]
+    names = [_md_cell(h) or ("" if i == 0 and _stub(head, body) else f"Col{i + 1}") for i, h in enumerate(head)]
     lines = ["| " + " | ".join(names) + " |", "|" + "|".join("---" for _ in names) + "|"]
     lines += ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in body]
     return "\n".join(lines)
