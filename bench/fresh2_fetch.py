@@ -18,12 +18,11 @@ ran on these documents.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from realdocs_fetch import Doc, fetch  # noqa: E402
+from realdocs_fetch import Doc, fetch_main  # noqa: E402
 
 DEFAULT_CACHE = Path.home() / ".cache" / "pagelens-fresh2"
 R_DOC = "./usr/lib/R/site-library/{}/doc/{}"
@@ -79,11 +78,7 @@ DEB_VERSIONS = {"r-cran-lme4": "1.1-31-1", "r-cran-pscl": "1.5.5-1+b1", "r-cran-
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    args = ap.parse_args()
-    got = fetch(args.cache, DOCS, DEB_VERSIONS)
-    print(f"{len(got)}/{len(DOCS)} documents in {args.cache / 'pdfs'}")
+    fetch_main(__doc__, DEFAULT_CACHE, DOCS, DEB_VERSIONS)
 
 
 if __name__ == "__main__":

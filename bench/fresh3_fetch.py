@@ -19,12 +19,11 @@ documents.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from realdocs_fetch import Doc, fetch  # noqa: E402
+from realdocs_fetch import Doc, fetch_main  # noqa: E402
 
 DEFAULT_CACHE = Path.home() / ".cache" / "pagelens-fresh3"
 
@@ -66,11 +65,7 @@ DEB_VERSIONS = {"r-cran-ordinal": "2022.11-16-1", "impressive": "0.13.1-1"}
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    args = ap.parse_args()
-    got = fetch(args.cache, DOCS, DEB_VERSIONS)
-    print(f"{len(got)}/{len(DOCS)} documents in {args.cache / 'pdfs'}")
+    fetch_main(__doc__, DEFAULT_CACHE, DOCS, DEB_VERSIONS)
 
 
 if __name__ == "__main__":

@@ -156,12 +156,17 @@ def fetch(cache: Path, docs: list[Doc] = DOCS, deb_versions: dict[str, str] = DE
     return done
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+def fetch_main(doc: str | None, default_cache: Path, docs: list[Doc], deb_versions: dict[str, str]) -> None:
+    """The command line of a fetch script: ``--cache`` (default ``default_cache``), fetch, say how many."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cache", type=Path, default=default_cache)
     args = ap.parse_args()
-    got = fetch(args.cache)
-    print(f"{len(got)}/{len(DOCS)} documents in {args.cache / 'pdfs'}")
+    got = fetch(args.cache, docs, deb_versions)
+    print(f"{len(got)}/{len(docs)} documents in {args.cache / 'pdfs'}")
+
+
+def main() -> None:
+    fetch_main(__doc__, DEFAULT_CACHE, DOCS, DEB_VERSIONS)
 
 
 if __name__ == "__main__":
