@@ -56,9 +56,10 @@ def built_index(home: Path, paths: Sequence[Path]) -> Iterator[BuiltIndex]:
 
 
 @contextmanager
-def ingested_app(tmp: Path, paths: Sequence[Path]) -> Iterator["Pagelens"]:
-    """The application over ``paths`` ingested (OCR off) into ``tmp/home``, with no PAGELENS_ variable
-    or config file of the environment in play; every one must be indexed."""
+def ingested_app(tmp: Path, paths: Sequence[Path], answer_cache: bool = True) -> Iterator["Pagelens"]:
+    """The application over ``paths`` ingested (OCR off; the answer cache as ``answer_cache`` says) into
+    ``tmp/home``, with no PAGELENS_ variable or config file of the environment in play; every one must
+    be indexed."""
     import os
 
     from pagelens.app import Pagelens
@@ -66,7 +67,8 @@ def ingested_app(tmp: Path, paths: Sequence[Path]) -> Iterator["Pagelens"]:
     saved = {k: os.environ.pop(k) for k in list(os.environ) if k.startswith("PAGELENS_")}
     os.environ["PAGELENS_CONFIG"] = str(tmp / "none.toml")
     try:
-        with Pagelens(Settings(home=tmp / "home").with_overrides(**{"ingest.ocr": "off"})) as app:
+        overrides = {"ingest.ocr": "off", "answer.cache": answer_cache}
+        with Pagelens(Settings(home=tmp / "home").with_overrides(**overrides)) as app:
             for res in app.ingest(list(paths)):
                 assert res.status == "indexed", res.error
             yield app

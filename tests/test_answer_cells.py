@@ -16,8 +16,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from index_support import ingested_app
 from pdf_support import draw_ruled_table
 
 STATEMENT = [
@@ -79,11 +78,8 @@ def _report(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("cells")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
-    with Pagelens(settings) as a:
-        results = a.ingest([_report(root / "harbor-annual-report.pdf")])
-        assert results[0].status == "indexed", results[0].error
-        yield a
+    with ingested_app(root, [_report(root / "harbor-annual-report.pdf")], answer_cache=False) as app:
+        yield app
 
 
 def _pages(answer: str) -> set[int]:

@@ -15,8 +15,7 @@ import pytest
 from pagelens.answer import kinds
 from pagelens.answer.candidates import Candidate
 from pagelens.answer.focus import attachment, conditions_found, focus_of
-from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from index_support import ingested_app
 
 INSTRUCTIONS = [
     "INSTRUCTIONS FOR COMPLETING THE APPLICATION",
@@ -45,10 +44,7 @@ def _form(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("docdesignator")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
-    with Pagelens(settings) as app:
-        results = app.ingest([_form(root / "dd-form-417.pdf")])
-        assert results[0].status == "indexed", results[0].error
+    with ingested_app(root, [_form(root / "dd-form-417.pdf")], answer_cache=False) as app:
         yield app
 
 

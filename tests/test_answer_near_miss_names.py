@@ -14,8 +14,7 @@ import pymupdf
 import pytest
 
 from pagelens.answer import distinct as ds
-from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from index_support import ingested_app
 
 from pdf_support import draw_ruled_table
 
@@ -47,10 +46,7 @@ def _guide(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("near-miss")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
-    with Pagelens(settings) as app:
-        results = app.ingest([_guide(root / "contoso-toolkit-reference.pdf")])
-        assert results[0].status == "indexed", results[0].error
+    with ingested_app(root, [_guide(root / "contoso-toolkit-reference.pdf")], answer_cache=False) as app:
         yield app
 
 

@@ -11,8 +11,7 @@ import pytest
 
 from pagelens.answer import span
 from pagelens.answer import text as tx
-from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from index_support import ingested_app
 
 BODY = ("Earlier releases of the toolkit provided the resample function, which drew a bootstrap sample of the "
         "fitted parameters from their sampling distribution under flat weights. Due to difficulty in constructing a "
@@ -35,10 +34,7 @@ def _manual(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("reason")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
-    with Pagelens(settings) as app:
-        results = app.ingest([_manual(root / "toolkit-manual.pdf")])
-        assert results[0].status == "indexed", results[0].error
+    with ingested_app(root, [_manual(root / "toolkit-manual.pdf")], answer_cache=False) as app:
         yield app
 
 

@@ -14,8 +14,7 @@ import pytest
 from pagelens.answer import distinct as ds
 from pagelens.answer import support as sp
 from pagelens.answer.focus import focus_of
-from pagelens.app import Pagelens
-from pagelens.settings import Settings
+from index_support import ingested_app
 
 ITEMS = [("Energia Elétrica kWh", "612,44"), ("Contrib. Custeio Ilum Pública", "861,60"), ("Multa por atraso", "12,30")]
 QUESTION = "How much is the Contrib. Custeio Ilum Pública on the energy bill?"
@@ -39,10 +38,7 @@ def _bill(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("shortline")
-    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
-    with Pagelens(settings) as app:
-        results = app.ingest([_bill(root / "conta-energia.pdf")])
-        assert results[0].status == "indexed", results[0].error
+    with ingested_app(root, [_bill(root / "conta-energia.pdf")], answer_cache=False) as app:
         yield app
 
 

@@ -57,8 +57,7 @@ def filings(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("identity")
     for name, *rest in FILINGS:
         _filing(root / name, *rest)
-    with ingested_app(root, [root / name for name, *_ in FILINGS]) as app:
-        app.settings.answer.cache = False
+    with ingested_app(root, [root / name for name, *_ in FILINGS], answer_cache=False) as app:
         yield app
 
 
