@@ -23,12 +23,14 @@ def write_pdf(path: Path, phrase: str, pages: int = 6) -> None:
     doc.close()
 
 
-def draw_ruled_table(page: pymupdf.Page, x: list[float], y0: float, h: float, cells: list[tuple[str, ...]]) -> None:
-    """A ruled grid: column edges ``x``, rows of height ``h`` from ``y0``, one text per cell."""
+def draw_ruled_table(page: pymupdf.Page, x: list[float], y0: float, h: float, cells: list[tuple[str, ...]] | list[list[str]],
+                     size: float = 11, pad: tuple[float, float] = (6, 15), width: float = 1.0) -> None:
+    """A ruled grid: column edges ``x``, rows of height ``h`` from ``y0``, one text per cell (``size``
+    points, ``pad`` from the cell's top-left corner), rules ``width`` points wide."""
     for r, row in enumerate(cells):
         for c, value in enumerate(row):
-            page.insert_text((x[c] + 6, y0 + r * h + 15), value, fontsize=11)
+            page.insert_text((x[c] + pad[0], y0 + r * h + pad[1]), value, fontsize=size)
     for r in range(len(cells) + 1):
-        page.draw_line((x[0], y0 + r * h), (x[-1], y0 + r * h))
+        page.draw_line((x[0], y0 + r * h), (x[-1], y0 + r * h), width=width)
     for xi in x:
-        page.draw_line((xi, y0), (xi, y0 + len(cells) * h))
+        page.draw_line((xi, y0), (xi, y0 + len(cells) * h), width=width)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pymupdf
 import pytest
+from pdf_support import draw_ruled_table
 from table_support import only_table
 
 FONT = 9
@@ -31,13 +32,7 @@ def _grid(rows: list[list[str]], widths: list[float]) -> bytes:
     xs = [72.0]
     for w in widths:
         xs.append(xs[-1] + w)
-    for i in range(len(rows) + 1):
-        page.draw_line((xs[0], top + i * PITCH), (xs[-1], top + i * PITCH), width=0.6)
-    for x in xs:
-        page.draw_line((x, top), (x, top + len(rows) * PITCH), width=0.6)
-    for i, row in enumerate(rows):
-        for j, text in enumerate(row):
-            page.insert_text((xs[j] + 4, top + i * PITCH + 12), text, fontsize=FONT)
+    draw_ruled_table(page, xs, top, PITCH, rows, size=FONT, pad=(4, 12), width=0.6)
     return doc.tobytes()
 
 
