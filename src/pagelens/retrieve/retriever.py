@@ -309,7 +309,8 @@ class Retriever:
         query_ = ChannelQuery(LABEL_VECTOR, label_vector(keys), self.settings.retrieval.pool)
         [hits] = self.store.search_batch(self.collection, [query_], docs)
         return add_label_prior(out, hits, weight / (self.settings.retrieval.rrf_k + 1),
-                               lambda h: _Candidate(chunk_from_payload(h.payload), 0.0), _cid)
+                               lambda h: _Candidate(chunk_from_payload(h.payload), 0.0), _cid,
+                               {d: routing.strength[d] for d in routed} if routing is not None and routed else None)
 
     def _part(
         self, query: str, channels: list[str], doc_ids: list[str] | None, weights: dict[str, float], routed: bool,

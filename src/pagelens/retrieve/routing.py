@@ -40,6 +40,7 @@ from dataclasses import dataclass, field
 
 from pagelens.index.bm25 import term_index, tokenize
 from pagelens.index.profile import PROFILE_VECTORS, profile_collection
+from pagelens.retrieve.labels import without_labels
 from pagelens.vectors import ChannelQuery, SparseVector, VectorStore
 
 BODY_WEIGHT = 0.5
@@ -256,7 +257,8 @@ class DocRouter:
         n = self.store.count(self.collection)
         if n <= 1:
             return Routing(n_docs=n)
-        terms = list(dict.fromkeys([*tokenize(query), *joined_names(query)]))[:MAX_TERMS]
+        named = without_labels(query)  # "Table 1" names a part of a document, not a document
+        terms = list(dict.fromkeys([*tokenize(named), *joined_names(named)]))[:MAX_TERMS]
         if not terms:
             return Routing(n_docs=n)
         # Deep enough to tell a term carried by more than half of the profiles.
