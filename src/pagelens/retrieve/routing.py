@@ -11,9 +11,10 @@ Robertson & Zaragoza 2009, over profiles instead of chunks):
     s(d) = Σ_t  c(t) · idf(t) / idf(1) · (1 if t is in d's identity, BODY_WEIGHT if only in its cover/headings)
 
 where ``c(t)``, the term's concentration, is the share of the chunks that match it best (BM25 over
-the whole index) that belong to the documents whose profile carries it: a name is a word that its own
-documents use and others do not ("Kroger", "BERT"), while a word that happens to be in one file name
-but runs through every document ("table", "2022") names little. A document is *named* when its
+the whole index, at most ``CONCENTRATION_CAP`` of them per document) that belong to the documents whose
+profile carries it: a name is a word that its own documents use and others do not ("Kroger", "BERT"),
+while a word that happens to be in one file name or title but runs through every document ("table",
+"2022") names little, however often the document it titles repeats it. A document is *named* when its
 identity terms alone reach ``MIN_NAME`` (a word that merely occurs in a cover paragraph does not
 name the document); its strength is ``s(d) / max s`` in 0..1, lowered a little when its profile is
 further from the question in meaning (dense cosine) than the closest named profile, and halved when
@@ -34,7 +35,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -61,8 +62,12 @@ MIN_NAME = 0.5
 """Identity evidence a document needs to be named: half a fully distinctive, concentrated term."""
 CONFLICT = 0.5
 """Score kept by a named document whose reporting period or form the question contradicts."""
-CONCENTRATION_DEPTH = 20
+CONCENTRATION_DEPTH = 40
 """Best-matching chunks per term looked at for its concentration."""
+CONCENTRATION_CAP = 3
+"""Chunks of one document that count towards a term's concentration: a long document that uses a word
+on every page ("tables" in a paper on contingency tables) does not make it a name when the other
+documents use it too."""
 MAX_TERMS = 32
 
 
@@ -306,5 +311,7 @@ class DocRouter:
         for t, found in zip(names, hits, strict=True):
             if found:
                 holders = term_docs[t][0] | term_docs[t][1]
-                out[t] = sum(str(h.payload.get("doc_id")) in holders for h in found) / len(found)
+                per_doc = Counter(str(h.payload.get("doc_id")) for h in found)
+                counted = {d: min(n, CONCENTRATION_CAP) for d, n in per_doc.items()}
+                out[t] = sum(n for d, n in counted.items() if d in holders) / sum(counted.values())
         return out
