@@ -119,7 +119,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 19
+EXTRACTIVE_VERSION = 20
 
 
 @dataclass
@@ -234,7 +234,8 @@ class ExtractiveAnswerer:
             caption = tx.window(c.label, terms, 90) if c.label else "Figure"
             return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind == "sentence":
-            return tx.window(span.clause_span(c.text, terms, question), terms, MAX_SNIPPET_CHARS)
+            return tx.window(span.clause_span(c.text, terms, question, [t for t in focus_of(question).terms if t in terms]),
+                             terms, MAX_SNIPPET_CHARS)
         if c.kind != "row" or not c.header:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
         col = _asked_column(c, question, q_terms)
