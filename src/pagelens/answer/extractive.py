@@ -106,6 +106,7 @@ _FIGURE_Q = re.compile(
     r"screenshot|curves?|bars?|drawing|sketch)\b",
     re.I,
 )
+_YEAR = re.compile(r"(?<![\w.])(?:1[5-9]|20)\d\d(?![\w.])")
 _FIGURE_REF = re.compile(r"\bfig(?:ure)?\.?\s*(\d+(?:[-.]\d+)*)", re.I)
 _SPEECH_Q = re.compile(
     r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
@@ -175,6 +176,8 @@ class ExtractiveAnswerer:
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
+            if _unasked_property(c, q_terms):
+                c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = _coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
@@ -342,6 +345,14 @@ class _Cues:
         return bonus, factor
 
 
+def _unasked_property(c: Candidate, q_terms: list[str]) -> bool:
+    """A file property ("Producer: pdfTeX", "Modified: 2020-03-03") whose label the question does not name. Its
+    candidate is scored with the document's name (``candidates``), which lets a question that names the document
+    to pick it ("on the *electricity bill*, how much ...") quote the file's producer instead of the bill."""
+    m = LABEL_VALUE.match(c.text) if c.kind == "field" and c.source_kind == "metadata" else None
+    return m is not None and not tx.label_score(m.group(1), q_terms)
+
+
 def _typed_part(c: Candidate, kind: str) -> str:
     """The part of ``c`` that holds its value: a field's value, a row's label for a thing (a place, a
     role) and its cells for an amount, a sentence itself."""
@@ -392,15 +403,19 @@ def _support(
     """The support features (``pagelens.answer.support.FEATURES``) of an answer, and the rules that
     withhold it. Names, dates and the question's words are looked for in the best snippet's own
     neighbourhood (its page's chunks, their section headings and the document's name): an answer
-    from a page that never mentions "October" does not answer a question about October."""
+    from a page that never mentions "October" does not answer a question about October. A bare year is
+    also found on the other retrieved pages of the answer's document (``support.dates_found``)."""
     near = sp.neighbourhood(hits[best.source])
     found, missing, dates = sp.names_found(question, near)
+    doc = hits[best.source].chunk.doc_name
+    years = {m.group(0) for h in hits if h.chunk.doc_name == doc for c in h.all_chunks()
+             for m in _YEAR.finditer(" ".join([c.text, *c.section]))}
     kind = sp.answer_type(question)
     span = " ".join([best.match_text, best.label])
     features = (
         best.score, best.lexical, sp.coverage(q_terms, idf, near), float(sp.has_type(kind, span, question)),
         found, max(0.0, margin), sp.agreement(hits[best.source]), best.semantic,
-        sp.focus_found(question, near), sp.dates_found(question, near),
+        sp.focus_found(question, near), sp.dates_found(question, near, years),
     )
     every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
     flags = tuple(name for name, on in (
