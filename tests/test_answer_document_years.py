@@ -87,3 +87,23 @@ def test_a_question_naming_the_document_is_answered_from_the_bill_not_its_file_p
     assert ev is not None
     assert "Producer" not in ev.text and "Modified" not in ev.text and "Pages" not in ev.text, ev.text
     assert "861,60" in ev.text, ev.text
+
+
+DIARY = ("Through all the camp a soldier may draw 2 rations each morning at the wagon. "
+         "Many a family at home is dependent upon the thirteen dollars a month that a soldier draws here.")
+
+
+def test_a_number_written_in_words_answers_a_how_much_question(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("diary")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Diary of the siege.", fontsize=14)
+    page.insert_textbox(pymupdf.Rect(72, 80, 540, 300), DIARY, fontsize=10)
+    doc.save(root / "siege-diary.pdf")
+    doc.close()
+    question = "According to the siege diary, how much pay a month did a soldier draw?"
+    with ingested_app(root, [root / "siege-diary.pdf"], answer_cache=False) as app:
+        ev = app.answerer.extractive.evidence(question, app.search(question))
+    assert ev is not None
+    assert ev.text.startswith("Many a family"), ev.text  # not the sentence richer in the question's words
+    assert sp.has_type("number", "the thirteen dollars a month", question)

@@ -123,7 +123,7 @@ def has_type(kind: str, text: str, question: str) -> bool:
     if kind in ("money", "address", "place", "role"):
         return kinds.has_kind(kind, text, question)
     new = tx.numbers(text) - tx.numbers(question)
-    return bool(new) or bool(_WORDED_NUMBER.search(text))
+    return bool(new) or bool(_WORDED_NUMBER.search(text) or tx.WORDED_NUMBER.search(text))
 
 
 FORMAT_TYPES = frozenset({"email", "url", "phone", "date"})
