@@ -118,6 +118,9 @@ def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: 
         if _acronym(name) and _acronym(name) in docs:  # "National Hydro Network" of "geobase-nhn-model.pdf"
             continue
         own = tuple(t for t in name if t not in docs)  # "Fabrikam Music" in Fabrikam's release: "music"
+        # "Secretary Fish" is stated by "HAMILTON FISH" under "The Secretary of State": a title is no part of
+        # the name it goes with, and is seldom printed beside it.
+        own = own[1:] if len(own) > 1 and own[0] in _title_stems() else own
         if own:
             out.append(Unit(" ".join(own), terms=own))
     for ident in _identifiers(question):
@@ -172,6 +175,19 @@ def _naming_document(question: str) -> set[str]:
             if w[:1].isupper():
                 out.update(tx.content_terms(w.removesuffix("'s").removesuffix("’s")))
     return out
+
+
+TITLES = ("mr mrs ms dr prof professor sir president secretary senator congressman congresswoman governor mayor "
+          "minister ambassador consul judge chancellor colonel captain admiral lieutenant sergeant commander chairman "
+          "chairwoman bishop reverend").split()
+"""Titles and honorifics that go before a person's name ("*Secretary* Fish", "*President* Grant", "*Dr.* Kingma"):
+a name that opens with one is stated without it. Words that also open names of organisations ("General", "Major",
+"Justice", "King") are left out."""
+
+
+@lru_cache(maxsize=1)
+def _title_stems() -> frozenset[str]:
+    return frozenset(tx.stem(w) for w in TITLES)
 
 
 @lru_cache(maxsize=1)

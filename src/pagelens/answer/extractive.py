@@ -106,6 +106,7 @@ _FIGURE_Q = re.compile(
     r"screenshot|curves?|bars?|drawing|sketch)\b",
     re.I,
 )
+_YEAR = re.compile(r"(?<![\w.])(?:1[5-9]|20)\d\d(?![\w.])")
 _FIGURE_REF = re.compile(r"\bfig(?:ure)?\.?\s*(\d+(?:[-.]\d+)*)", re.I)
 _SPEECH_Q = re.compile(
     r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
@@ -119,7 +120,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 19
+EXTRACTIVE_VERSION = 20
 
 
 @dataclass
@@ -175,6 +176,8 @@ class ExtractiveAnswerer:
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
+            if _unasked_property(c, q_terms):
+                c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = _coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
@@ -234,7 +237,8 @@ class ExtractiveAnswerer:
             caption = tx.window(c.label, terms, 90) if c.label else "Figure"
             return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind == "sentence":
-            return tx.window(span.clause_span(c.text, terms, question), terms, MAX_SNIPPET_CHARS)
+            return tx.window(span.clause_span(c.text, terms, question, [t for t in focus_of(question).terms if t in terms]),
+                             terms, MAX_SNIPPET_CHARS)
         if c.kind != "row" or not c.header:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
         col = _asked_column(c, question, q_terms)
@@ -330,8 +334,8 @@ class _Cues:
                 bonus += FORM_BONUS
             else:
                 factor *= NO_FORM_PENALTY
-        if self.numeric and not (found - self.q_numbers):
-            factor *= NUMERIC_MISSING_PENALTY
+        if self.numeric and not (found - self.q_numbers) and not tx.WORDED_NUMBER.search(c.text):
+            factor *= NUMERIC_MISSING_PENALTY  # ("thirteen dollars a month" holds one)
         if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question) and not (
                 self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):
             factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
@@ -339,6 +343,14 @@ class _Cues:
                 self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
+
+
+def _unasked_property(c: Candidate, q_terms: list[str]) -> bool:
+    """A file property ("Producer: pdfTeX", "Modified: 2020-03-03") whose label the question does not name. Its
+    candidate is scored with the document's name (``candidates``), which lets a question that names the document
+    to pick it ("on the *electricity bill*, how much ...") quote the file's producer instead of the bill."""
+    m = LABEL_VALUE.match(c.text) if c.kind == "field" and c.source_kind == "metadata" else None
+    return m is not None and not tx.label_score(m.group(1), q_terms)
 
 
 def _typed_part(c: Candidate, kind: str) -> str:
@@ -391,15 +403,19 @@ def _support(
     """The support features (``pagelens.answer.support.FEATURES``) of an answer, and the rules that
     withhold it. Names, dates and the question's words are looked for in the best snippet's own
     neighbourhood (its page's chunks, their section headings and the document's name): an answer
-    from a page that never mentions "October" does not answer a question about October."""
+    from a page that never mentions "October" does not answer a question about October. A bare year is
+    also found on the other retrieved pages of the answer's document (``support.dates_found``)."""
     near = sp.neighbourhood(hits[best.source])
     found, missing, dates = sp.names_found(question, near)
+    doc = hits[best.source].chunk.doc_name
+    years = {m.group(0) for h in hits if h.chunk.doc_name == doc for c in h.all_chunks()
+             for m in _YEAR.finditer(" ".join([c.text, *c.section]))}
     kind = sp.answer_type(question)
     span = " ".join([best.match_text, best.label])
     features = (
         best.score, best.lexical, sp.coverage(q_terms, idf, near), float(sp.has_type(kind, span, question)),
         found, max(0.0, margin), sp.agreement(hits[best.source]), best.semantic,
-        sp.focus_found(question, near), sp.dates_found(question, near),
+        sp.focus_found(question, near), sp.dates_found(question, near, years),
     )
     every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
     flags = tuple(name for name, on in (

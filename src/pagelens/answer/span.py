@@ -13,6 +13,7 @@ that carry the answer.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
@@ -62,9 +63,15 @@ def clauses(text: str) -> list[str]:
     return [c for c in _CLAUSE_SPLIT.split(" ".join(text.split())) if c and c.strip()]
 
 
-def clause_span(text: str, terms: set[str], question: str) -> str:
-    """The run of ``text``'s clauses that carries the answer: most distinct question ``terms`` (stems),
-    holding a value of the question's answer type when one does; ``text`` itself when short."""
+FOCUS_CLAUSE_BONUS = 1.0
+"""A run of clauses that names the thing asked for (``focus``: "which *paragraph* ...") counts its terms twice:
+the answer stands beside the thing asked ("limited by paragraph 431"), not only among the question's other words."""
+
+
+def clause_span(text: str, terms: set[str], question: str, focus: Sequence[str] = ()) -> str:
+    """The run of ``text``'s clauses that carries the answer: most distinct question ``terms`` (stems), the
+    terms of the thing asked (``focus``) counted twice, holding a value of the question's answer type when one
+    does; ``text`` itself when short."""
     flat = " ".join(text.split())
     parts = clauses(flat)
     if len(flat) <= CLAUSE_FROM_CHARS or len(parts) < 2:
@@ -83,7 +90,8 @@ def clause_span(text: str, terms: set[str], question: str) -> str:
             seen |= found[j]
             joined = " ".join(parts[i : j + 1])
             typed = REASON.search(joined) is not None if reason else not kind or sp.has_type(kind, joined, question)
-            score = len(seen) + (2.0 if typed else 0.0) - 0.001 * length
+            named = sum(t in seen for t in focus) / len(focus) if focus else 0.0
+            score = len(seen) + FOCUS_CLAUSE_BONUS * named + (2.0 if typed else 0.0) - 0.001 * length
             if best is None or score > best[0]:
                 best = (score, i, j)
     assert best is not None

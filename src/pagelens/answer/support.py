@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from pagelens.answer import kinds
 from pagelens.answer import text as tx
@@ -123,7 +123,7 @@ def has_type(kind: str, text: str, question: str) -> bool:
     if kind in ("money", "address", "place", "role"):
         return kinds.has_kind(kind, text, question)
     new = tx.numbers(text) - tx.numbers(question)
-    return bool(new) or bool(_WORDED_NUMBER.search(text))
+    return bool(new) or bool(_WORDED_NUMBER.search(text) or tx.WORDED_NUMBER.search(text))
 
 
 FORMAT_TYPES = frozenset({"email", "url", "phone", "date"})
@@ -199,10 +199,12 @@ _DATE_UNIT = re.compile(
     r"(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?(?:\s+((?:19|20)\d\d)\b)?|\b((?:19|20)\d\d)\b", re.I)
 
 
-def dates_found(question: str, terms: set[str]) -> float:
+def dates_found(question: str, terms: set[str], years: Set[str] = frozenset()) -> float:
     """Share of the question's dates found in ``terms``; a month counts with its year ("October 2015"
     is found only where both are). "May" counts only with a year (it is also a verb). 1 when the
-    question names no date."""
+    question names no date. A bare year is found in ``years`` too (the years the answer's document states on
+    its other retrieved pages: "the *2000* API score" is read from a table headed ``api00``, the year said in
+    the document's introduction); a month is the page's own."""
     units: list[list[str]] = []
     for m in _DATE_UNIT.finditer(question):
         if m.group(1):
@@ -213,7 +215,8 @@ def dates_found(question: str, terms: set[str]) -> float:
             units.append([m.group(3)])
     if not units:
         return 1.0
-    found = sum(all(w in terms or tx.prefix_match(w, terms) for w in u) for u in units)
+    found = sum(all(w in terms or tx.prefix_match(w, terms) for w in u) or (len(u) == 1 and u[0] in years)
+                for u in units)
     return found / len(units)
 
 

@@ -36,6 +36,11 @@ DATE = re.compile(
 _SPEECH_END = re.compile(r"\b(says|said|asks|asked|replies|replied|cries|cried|calls|called|shouts|shouted|"
                          r"exclaims|exclaimed|answers|answered)\s*[,:]$", re.I)
 _WH = re.compile(r"\b(what|which|who|whom|how)\b|^\s*(when|where)\b", re.I)  # "when"/"where" later is a conjunction
+WORDED_NUMBER = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|"
+    r"eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|"
+    r"dozen)\b", re.I)
+"""A number written in words ("*thirteen* dollars a month", "*forty* thousand"); "one" is left out (a pronoun too)."""
 MARKS = frozenset({"x", "✓", "✔", "✗", "yes", "y", "•", "●", "■", "*"})
 
 
