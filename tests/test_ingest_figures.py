@@ -147,3 +147,33 @@ def test_render_is_capped_by_max_render_pixels(tmp_path: Path) -> None:
     f = els[0].figure
     assert f.width * f.height <= 20_000 * 1.05
     _check_image(els[0], ctx)
+
+
+def test_point_markers_in_a_symbol_font_are_not_labels(tmp_path: Path) -> None:
+    """A scatter plot whose points are characters of ZapfDingbats (as R draws them) has its axis labels
+    as inner text, not a "G G GG" per point; the markers do not come back as body text either."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.draw_rect(pymupdf.Rect(100, 200, 400, 400), color=(0, 0, 0), width=0.8)
+    for x in range(100, 401, 50):  # ticks
+        page.draw_line((x, 400), (x, 404))
+    for y in range(200, 401, 50):
+        page.draw_line((96, y), (100, y))
+    for i in range(8):  # a fitted line in pieces, and a band around it
+        page.draw_line((100 + i * 37, 380 - i * 20), (137 + i * 37, 360 - i * 20), width=1.2)
+        page.draw_rect(pymupdf.Rect(100 + i * 37, 370 - i * 20, 137 + i * 37, 390 - i * 20), fill=(0.8, 0.8, 0.8), width=0)
+    for i in range(40):
+        page.insert_text((110 + (i * 37) % 280, 390 - (i * 53) % 180), "l", fontname="zadb", fontsize=6)
+    for x, tick in ((100, "0.0"), (250, "0.5"), (390, "1.0")):
+        page.insert_text((x, 415), tick, fontsize=8)
+    page.insert_text((300, 414), "quantile", fontsize=9)
+    page.insert_text((100, 460), "Figure 2: Coefficients by quantile.", fontsize=10)
+    doc = pymupdf.open(stream=doc.tobytes(), filetype="pdf")
+    assert any("zapf" in f[3].lower() or "dingbat" in f[3].lower() for f in doc[0].get_fonts())
+    els, ctx = _figures(doc, 1, tmp_path)
+    assert len(els) == 1
+    lines = (els[0].figure.inner_text or "").split("\n")
+    assert {"0.0", "0.5", "1.0", "quantile"} <= set(lines)
+    assert len(lines) == 4, lines  # no line of markers
+    marker = ctx.page.search_for("l")
+    assert marker and all(ctx.is_claimed(r) for r in marker if r.y1 < 400)

@@ -25,9 +25,16 @@ _CAPTION = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.|FIG\.)\s*[0-9IVX]")
 _LABEL_MARGIN = 12.0  # points outside the drawing where short labels (axis titles, ticks) still belong
 
 
+_MARKER_FONT = re.compile(r"dingbat|wingding|webding", re.IGNORECASE)
+"""Fonts of symbols, not letters: a plot's point markers set in ZapfDingbats (as R draws them) read as
+"G G GGGG" in the text layer and would bury a chart's axis labels under hundreds of false words."""
+
+
 def _lines(ctx: PageContext) -> list[tuple[pymupdf.Rect, str]]:
+    """The page's text lines, without the spans set in a symbol font (``_MARKER_FONT``); a line of
+    markers only comes out empty and is neither a label nor absorbed (it lies inside its plot anyway)."""
     return [
-        (pymupdf.Rect(ln["bbox"]), "".join(s["text"] for s in ln["spans"]).strip())
+        (pymupdf.Rect(ln["bbox"]), "".join(s["text"] for s in ln["spans"] if not _MARKER_FONT.search(s.get("font", ""))).strip())
         for b in ctx.text.get("blocks", ()) if b.get("type") == 0 for ln in b["lines"]
     ]
 
