@@ -20,7 +20,10 @@ Rules, tried in this order; the first that applies decides (at most ``MAX_PARTS`
    question word, an auxiliary, a preposition other than *of*/*per*, punctuation, a possessive that
    the other conjunct does not mirror); the question once per conjunct, the others left out
    ("What were Acme's net revenue and its dividends in 2018?" → "What were Acme's net revenue in
-   2018?", "What were Acme's dividends in 2018?").
+   2018?", "What were Acme's dividends in 2018?"). A coordination inside a leading context phrase
+   ("In the study of speed exercise and nitric oxide in footballers, what was ...") says where to
+   look, not what is asked, and is not split, unless its conjuncts are numbers or names ("In 2017 and
+   2018, ...", "For Acme and Globex, ...").
 
 Conjuncts without a content word of their own (a BM25 term the other conjuncts lack) are not parts:
 "2018 and 2018", "the and". A question none of these rules splits is one part, and is retrieved
@@ -265,7 +268,32 @@ def _modifier(left: _Tok, right: _Tok) -> bool:
     return (left.possessive and right.possessive) or number
 
 
+CONTEXT_OPENERS = frozenset("in for within according from on across under at during".split())
+"""Prepositions that open a leading context phrase ("*In* the study of A and B, what ...")."""
+
+
+def _context_end(toks: list[_Tok]) -> int:
+    """Index of the comma that closes a leading context phrase — the question opens with a preposition
+    and a comma comes before its first question word or auxiliary ("In the study of speed exercise and
+    nitric oxide in footballers, what was ...") — else 0."""
+    if not toks or toks[0].low not in CONTEXT_OPENERS:
+        return 0
+    end = 0
+    for i, t in enumerate(toks):
+        if t.low in WH or t.low in AUX:
+            return end
+        if t.low == ",":
+            end = i  # the last comma before the question word: a list of authors may come first
+    return 0
+
+
+def _named(t: _Tok) -> bool:
+    """A number or a capitalised word (a period, a name) next to a coordinator."""
+    return t.text[:1].isupper() or any(ch.isdigit() for ch in t.text)
+
+
 def _coordination(q: str, toks: list[_Tok]) -> list[Part]:
+    context = _context_end(toks)
     for c in range(1, len(toks) - 1):
         n = _coordinator_at(toks, c)
         if not n or _excluded(toks, c):
@@ -281,6 +309,11 @@ def _coordination(q: str, toks: list[_Tok]) -> list[Part]:
         end = c - 1 if toks[c - 1].low == "," else c  # Oxford comma
         lefts = _left(toks, end, mirror_possessive=toks[ri].possessive)
         if not lefts:
+            continue
+        if c < context and not all(any(_named(toks[x]) for x in range(i, j)) for i, j in [*lefts, (ri, rj)]):
+            # The context phrase says where to look (which study, which table), not what is asked;
+            # periods and names there are still asks of their own ("In fiscal 2017 and fiscal 2018,
+            # what were ...", "For Acme and Globex, what was ...": each has its own document).
             continue
         first = lefts[0][0]
         if first > 0 and toks[first - 1].low == "both":
