@@ -152,7 +152,44 @@ def stored(tmp_path: Path, settings: Settings) -> list:
 def test_the_pipeline_claims_the_printout_lines_for_the_table(stored: list) -> None:
     tables_ = [e for e in stored if e.kind == ElementKind.TABLE]
     assert len(tables_) == 1
-    assert tables_[0].table.caption == "Fixed effects"
+    assert tables_[0].table.caption == "summary(fm1): Fixed effects"  # the input line, then the section title
     loose = " ".join(e.text for e in stored if e.kind != ElementKind.TABLE)
     assert "251.41" not in loose and "Std. Error" not in loose and "Fixed effects" not in loose, loose
     assert "summary(fm1)" in loose and "ylim" in loose  # input and code stay text
+
+
+def test_the_input_line_that_printed_the_output_names_the_table(tmp_path: Path) -> None:
+    block = [
+        "> svytotal(~stype, dclus1)",
+        "          total      SE",
+        "stypeE  4873.97 1333.32",
+        "stypeH   473.86  158.70",
+        "stypeM   846.17  167.55",
+    ]
+    (el,) = _tables(_pdf(block), tmp_path)
+    t = el.table
+    assert t.caption == "svytotal(~stype, dclus1)"
+    assert t.header == ["", "total", "SE"], t.markdown
+    assert t.rows[1] == ["stypeH", "473.86", "158.70"]
+
+
+def test_a_caption_line_over_the_titles_is_not_a_title_row(tmp_path: Path) -> None:
+    block = [
+        "Analysis of Variance Table",
+        "              npar Sum Sq Mean Sq F value",
+        "polyDays[, 1]    1  23875   23875   46.08",
+        "polyDays[, 2]    1    340     340    0.66",
+    ]
+    (el,) = _tables(_pdf(block), tmp_path)
+    t = el.table
+    assert t.caption == "Analysis of Variance Table"
+    assert t.header == ["", "npar", "Sum Sq", "Mean Sq", "F value"], t.markdown
+    assert t.rows[0] == ["polyDays[, 1]", "1", "23875", "23875", "46.08"]
+
+
+def test_one_line_of_values_needs_titles_ending_over_them(tmp_path: Path) -> None:
+    titled = ["        mean     SE", "api00 644.17 23.542"]  # R sets each title flush right over its value
+    (el,) = _tables(_pdf(titled), tmp_path)
+    assert el.table.header == ["", "mean", "SE"] and el.table.rows == [["api00", "644.17", "23.542"]]
+    assert _tables(_pdf(["      mean   SE", "api00 644.17 23.542"]), tmp_path) == []  # titles flush left
+    assert _tables(_pdf(["api00 644.17 23.542"]), tmp_path) == []  # no titles

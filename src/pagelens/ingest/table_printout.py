@@ -35,6 +35,7 @@ single line end (``svymean`` prints one row). Code listings have no such lines a
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,8 +59,10 @@ STARS = re.compile(r"^(?:\*{1,3}|\.)$")
 PROMPTS = {">", "R>", "+", ">>>", "...", "$", "In", "In[", "julia>", "sage:", "."}
 CODE_TOKENS = {"<-", "<<-", "->", "=", "==", "{", "}", "%>%", "|>", ":=", "+=", "def", "function", "import", "return"}
 CALL = re.compile(r"^[A-Za-z_.][\w.]*(?:\$\w+)?\(.*\)[;,]?$")  # a whole line that is one call: f(x, y)
-MIN_MONO_LINES = 3  # monospace lines a page needs before blocks are formed
+MIN_MONO_LINES = 2  # monospace lines a page needs before blocks are formed (titles over one line of values)
 BLOCK_GAP = 0.8  # line heights: a wider vertical gap (a blank line) ends a block
+ABOVE_GAP = 2.5  # line heights: titles this close above a block's first values may be its header
+MAX_COMMAND = 100  # characters: a longer input line is no caption
 MAX_HEADER = 3  # header lines a section may have
 VALUES_ROW = 0.75  # share of numbers among a body line's tokens after its label
 NUMERIC_COLUMN = 0.75  # share of a column's filled cells that are numbers in a column of values
@@ -107,6 +110,7 @@ class _Row:
     words: list[Word]
     cw: float  # character width
     kind: str = ""  # "code", "title", "break", "text" (no numbers), "body" (numbers)
+    command: bool = False  # an input line that starts a command (after a prompt, or knitr's input)
 
     @property
     def text(self) -> str:
@@ -139,10 +143,12 @@ def _rows(text: dict[str, Any], words: list[Word]) -> tuple[list[_Row], list[pym
                 rows[-1][1].append(cw)
                 continue
         rows.append([pymupdf.Rect(r), [cw]])
+    by_y = sorted(words, key=lambda w: (w[1] + w[3]) / 2)
+    mids = [(w[1] + w[3]) / 2 for w in by_y]
     out = []
     for r, cws in rows:
-        ws = sorted((w for w in words if r.x0 - 1 <= (w[0] + w[2]) / 2 <= r.x1 + 1 and r.y0 <= (w[1] + w[3]) / 2 <= r.y1),
-                    key=lambda w: w[0])
+        near = by_y[bisect_left(mids, r.y0):bisect_right(mids, r.y1)]
+        ws = sorted((w for w in near if r.x0 - 1 <= (w[0] + w[2]) / 2 <= r.x1 + 1), key=lambda w: w[0])
         if ws:
             out.append(_Row(r, ws, sorted(cws)[len(cws) // 2]))
     return out, other
@@ -191,15 +197,18 @@ def _is_code(row: _Row) -> bool:
     return bool(CALL.match(txt)) or txt.endswith(("{", "(", ",")) and not _numeric(toks[-1])
 
 
-def _classify(block: list[_Row]) -> list[_Row]:
-    """Drop knitr's ``##`` prefix (lines without it are then input) and mark each line's kind."""
-    knitr = any(r.words[0][4] in ("##", "#>") for r in block)
+def _classify(block: list[_Row], knitr: bool) -> list[_Row]:
+    """Mark each line's kind; on a page of knitr output (``knitr``: lines marked ``##``), drop the
+    prefix, and the lines without it are the input."""
     out = []
+    left = min(r.rect.x0 for r in block)
     for r in block:
         ws = r.words
         if knitr:
             if ws[0][4] not in ("##", "#>"):
                 r.kind = "code"
+                # an indented input line continues a command, so does a line of closing brackets
+                r.command = r.rect.x0 <= left + 0.5 * r.cw and any(c.isalpha() for c in r.text)
                 out.append(r)
                 continue
             ws = ws[1:]
@@ -209,6 +218,7 @@ def _classify(block: list[_Row]) -> list[_Row]:
         toks = [w[4] for w in ws]
         if not knitr and _is_code(r):
             r.kind = "code"
+            r.command = toks[0] in (">", "R>", ">>>") or toks[0].startswith(("R>", ">>>"))
         elif knitr and any(t in CODE_TOKENS for t in toks):
             r.kind = "code"
         elif all(set(t) <= set("-=_~") for t in toks):
@@ -225,21 +235,24 @@ def _classify(block: list[_Row]) -> list[_Row]:
     return out
 
 
-def _sections(rows: list[_Row]) -> list[tuple[_Row | None, list[_Row], list[_Row]]]:
-    """(title, header lines, body lines) of each section of a block."""
-    out: list[tuple[_Row | None, list[_Row], list[_Row]]] = []
+def _sections(rows: list[_Row], cause: _Row | None = None) -> list[tuple[_Row | None, list[_Row], list[_Row], _Row | None]]:
+    """(title, header lines, body lines, the input line that printed them) of each section of a block;
+    ``cause``: the input line before the block."""
+    out: list[tuple[_Row | None, list[_Row], list[_Row], _Row | None]] = []
     title: _Row | None = None
     head: list[_Row] = []
     body: list[_Row] = []
 
     def close() -> None:
         if body:
-            out.append((title, head, list(body)))
+            out.append((title, head, list(body), cause))
 
     for r in rows:
         if r.kind in ("code", "break"):
             close()
             title, head, body = None, [], []
+            if r.command:
+                cause = r
         elif r.kind == "title":
             close()
             title, head, body = r, [], []
@@ -254,6 +267,17 @@ def _sections(rows: list[_Row]) -> list[tuple[_Row | None, list[_Row], list[_Row
             body.append(r)
     close()
     return out
+
+
+def _command(row: _Row | None) -> str | None:
+    """An input line as the command that printed a table: without its prompt, if short enough."""
+    if row is None:
+        return None
+    toks = [w[4] for w in row.words]
+    while toks and (toks[0] in PROMPTS or toks[0] in ("##", "#>", "R>")):
+        toks = toks[1:]
+    text = " ".join(toks)
+    return text if 0 < len(text) <= MAX_COMMAND else None
 
 
 def _place(words: list[Word], cols: list[tuple[float, float]]) -> list[list[Word]] | None:
@@ -391,11 +415,26 @@ def find_printout_tables(text: dict[str, Any], words: list[Word]) -> list[MonoTa
     if len(rows) < 2:
         return []
     out = []
+    above: _Row | None = None  # the last line of the block before, when it is a line of titles
+    cause: _Row | None = None  # the last input line, while no other text came after it
+    knitr = any(r.words[0][4] in ("##", "#>") for r in rows)
+    prev: _Row | None = None
     for block in _blocks(rows, other):
-        if len(block) < 2:
-            continue
-        for title, head, body in _sections(_classify(block)):
-            t = _table(title, head, body)
+        if prev is not None and (block[0].rect.y0 - prev.rect.y1 > ABOVE_GAP * prev.rect.height or any(
+                prev.rect.y1 < (o.y0 + o.y1) / 2 < block[0].rect.y0 for o in other)):
+            cause = above = None  # prose or a wide gap between the blocks: no longer the same printout
+        lines = _classify(block, knitr)
+        for i, (title, head, body, code) in enumerate(_sections(lines, cause) if len(block) >= 2 or above else []):
+            t = None
+            if i == 0 and not head and not title and above is not None and lines[0] is body[0]:
+                t = _table(None, [above], body)  # titles one blank line above the values
+            t = t or _table(title, head, body)
             if t is not None:
+                cmd = _command(code)
+                if cmd:
+                    t.title = f"{cmd}: {t.title}" if t.title else cmd
                 out.append(t)
+        above = lines[-1] if lines and lines[-1].kind == "text" else None
+        cause = next((r for r in reversed(lines) if r.command), cause)
+        prev = block[-1]
     return out
