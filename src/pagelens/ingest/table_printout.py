@@ -376,6 +376,8 @@ def _table(title: _Row | None, head: list[_Row], body: list[_Row]) -> MonoTable 
         return None
     if any(not any(_numeric(c) for c in row[lead:]) for row in cells):
         return None
+    if sum(is_num) < 2 and title is None:
+        return None  # one column of numbers under no section title: a list more than a table
     if len(body) < 2:
         # one line: only under titles that end where its values end (each value column titled)
         if not titles or sum(is_num) < 2:
