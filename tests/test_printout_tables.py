@@ -193,3 +193,18 @@ def test_one_line_of_values_needs_titles_ending_over_them(tmp_path: Path) -> Non
     assert el.table.header == ["", "mean", "SE"] and el.table.rows == [["api00", "644.17", "23.542"]]
     assert _tables(_pdf(["      mean   SE", "api00 644.17 23.542"]), tmp_path) == []  # titles flush left
     assert _tables(_pdf(["api00 644.17 23.542"]), tmp_path) == []  # no titles
+
+
+def test_both_parts_of_a_wide_vector_keep_its_title(tmp_path: Path) -> None:
+    block = [
+        "Coefficients:",
+        "demand_(Intercept)       demand_price      demand_income",
+        "         99.895423          -0.316299           0.334636",
+        "      supply_price   supply_farmPrice       supply_trend",
+        "          0.160367           0.248133           0.248302",
+    ]
+    found = _tables(_pdf(block), tmp_path)
+    assert [e.table.caption for e in found] == ["Coefficients", "Coefficients"]
+    assert found[0].table.header == ["demand_(Intercept)", "demand_price", "demand_income"], found[0].table.markdown
+    assert found[1].table.rows == [["0.160367", "0.248133", "0.248302"]]
+    assert "demand_(Intercept): 99.895423" in found[0].table.records[0]

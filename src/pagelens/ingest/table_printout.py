@@ -257,9 +257,9 @@ def _sections(rows: list[_Row], cause: _Row | None = None) -> list[tuple[_Row | 
             close()
             title, head, body = r, [], []
         elif r.kind == "text":
-            if body:  # titles after a body: the next part of a wide matrix
+            if body:  # titles after a body: the next part of a wide matrix, under the same title
                 close()
-                title, head, body = None, [], []
+                head, body = [], []
             head.append(r)
             if len(head) > MAX_HEADER:
                 head = head[1:]
