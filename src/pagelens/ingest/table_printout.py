@@ -155,13 +155,14 @@ def _rows(text: dict[str, Any], words: list[Word]) -> tuple[list[_Row], list[pym
 
 
 def _blocks(rows: list[_Row], other: list[pymupdf.Rect]) -> list[list[_Row]]:
+    """Runs of monospace lines without a blank line or a line of other text between them."""
     out: list[list[_Row]] = []
     for row in rows:
         if out:
             prev = out[-1][-1]
             gap = row.rect.y0 - prev.rect.y1
-            between = any(prev.rect.y1 - 1 < (o.y0 + o.y1) / 2 < row.rect.y0 + 1 and o.x1 > prev.rect.x0 and o.x0 < prev.rect.x1 + 200
-                          for o in other)
+            x0, x1 = min(prev.rect.x0, row.rect.x0), max(prev.rect.x1, row.rect.x1)
+            between = any(prev.rect.y1 - 1 < (o.y0 + o.y1) / 2 < row.rect.y0 + 1 and o.x1 > x0 and o.x0 < x1 for o in other)
             if gap <= BLOCK_GAP * prev.rect.height and not between:
                 out[-1].append(row)
                 continue
@@ -194,7 +195,7 @@ def _is_code(row: _Row) -> bool:
     if any(t in CODE_TOKENS or t.endswith(("<-", "{")) or "<-" in t for t in toks):
         return True
     txt = row.text
-    return bool(CALL.match(txt)) or txt.endswith(("{", "(", ",")) and not _numeric(toks[-1])
+    return bool(CALL.match(txt)) or (txt.endswith(("{", "(", ",")) and not _numeric(toks[-1]))
 
 
 def _classify(block: list[_Row], knitr: bool) -> list[_Row]:
