@@ -208,3 +208,9 @@ def test_both_parts_of_a_wide_vector_keep_its_title(tmp_path: Path) -> None:
     assert found[0].table.header == ["demand_(Intercept)", "demand_price", "demand_income"], found[0].table.markdown
     assert found[1].table.rows == [["0.160367", "0.248133", "0.248302"]]
     assert "demand_(Intercept): 99.895423" in found[0].table.records[0]
+
+
+def test_rows_continued_on_the_next_page_without_titles_keep_their_year_labels(tmp_path: Path) -> None:
+    (el,) = _tables(_pdf(FORECAST[2:] + ["2007       4057.293 3701.885 4412.701 3513.743 4600.842"]), tmp_path)
+    assert [r[0] for r in el.table.rows] == ["2005", "2006", "2007"]
+    assert el.table.rows[2][1:] == ["4057.293", "3701.885", "4412.701", "3513.743", "4600.842"]

@@ -55,6 +55,7 @@ NUMBER = re.compile(
     r"^[-+\u2212]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?\*{0,3}$|^\([-+\u2212]?[\d.,]+\)$"
     r"|^< ?[-+]?[\d.]+(?:[eE][-+]?\d+)?$|^<?NA>?$|^NaN$|^-?Inf$"
 )
+ROW_NUMBER = re.compile(r"^\d{1,4}$")  # a year or a row number as a row's label
 STARS = re.compile(r"^(?:\*{1,3}|\.)$")
 PROMPTS = {">", "R>", "+", ">>>", "...", "$", "In", "In[", "julia>", "sage:", "."}
 CODE_TOKENS = {"<-", "<<-", "->", "=", "==", "{", "}", "%>%", "|>", ":=", "+=", "def", "function", "import", "return"}
@@ -358,6 +359,8 @@ def _table(title: _Row | None, head: list[_Row], body: list[_Row]) -> MonoTable 
     lead = next((k for k, n in enumerate(is_num) if n), len(cols))
     if lead == len(cols):
         return None  # no column of numbers
+    if lead == 0 and len(cols) >= 3 and all(ROW_NUMBER.match(row[0]) for row in cells):
+        lead = 1  # years or row numbers before the values: the rows' labels
     titles, caption = _header(head, cols, lead, tol) if head else (None, None)
     if head and titles is None:
         return None
