@@ -214,3 +214,18 @@ def test_rows_continued_on_the_next_page_without_titles_keep_their_year_labels(t
     (el,) = _tables(_pdf(FORECAST[2:] + ["2007       4057.293 3701.885 4412.701 3513.743 4600.842"]), tmp_path)
     assert [r[0] for r in el.table.rows] == ["2005", "2006", "2007"]
     assert el.table.rows[2][1:] == ["4057.293", "3701.885", "4412.701", "3513.743", "4600.842"]
+
+
+def test_a_pandas_frame_printed_in_parts_under_a_notebook_prompt(tmp_path: Path) -> None:
+    block = [
+        "[6]: print(data.exog.head())",
+        "     LOWINC   PERASIAN  ...   AVSALK  \\",
+        "0  34.39730  23.299300  ...  59.15732",
+        "1  17.36507  29.328380  ...  59.50397",
+        "2  32.64324   9.226386  ...  60.56992",
+    ]
+    (el,) = _tables(_pdf(block), tmp_path)
+    t = el.table
+    assert t.caption == "print(data.exog.head())"
+    assert t.header[1:] == ["LOWINC", "PERASIAN", "...", "AVSALK"], t.markdown
+    assert t.rows[1] == ["1", "17.36507", "29.328380", "...", "59.50397"]

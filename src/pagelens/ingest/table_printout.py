@@ -56,7 +56,8 @@ NUMBER = re.compile(
     r"|^< ?[-+]?[\d.]+(?:[eE][-+]?\d+)?$|^<?NA>?$|^NaN$|^-?Inf$"
 )
 ROW_NUMBER = re.compile(r"^\d{1,4}$")  # a year or a row number as a row's label
-STARS = re.compile(r"^(?:\*{1,3}|\.)$")
+JUPYTER = re.compile(r"^(?:In)?\[\d*\]:$")  # a notebook cell's prompt: "[6]:", "In[6]:"
+STARS = re.compile(r"^(?:\*{1,3}|\.|\.\.\.)$")  # significance marks; pandas' "..." for columns left out
 PROMPTS = {">", "R>", "+", ">>>", "...", "$", "In", "In[", "julia>", "sage:", "."}
 CODE_TOKENS = {"<-", "<<-", "->", "=", "==", "{", "}", "%>%", "|>", ":=", "+=", "def", "function", "import", "return"}
 CALL = re.compile(r"^[A-Za-z_.][\w.]*(?:\$\w+)?\(.*\)[;,]?$")  # a whole line that is one call: f(x, y)
@@ -189,9 +190,14 @@ def _values_row(toks: list[str]) -> bool:
     return len(rest) - 1 - last >= 2
 
 
+def _prompt(tok: str) -> bool:
+    """Whether a line's first word is an input prompt: ``>``, ``R>``, ``>>>``, Jupyter's ``[6]:``."""
+    return tok in (">", "R>", ">>>", "In") or tok.startswith(("R>", ">>>")) or bool(JUPYTER.match(tok))
+
+
 def _is_code(row: _Row) -> bool:
     toks = [w[4] for w in row.words]
-    if toks[0] in PROMPTS or toks[0].startswith(("R>", ">>>")):
+    if toks[0] in PROMPTS or _prompt(toks[0]):
         return True
     if any(t in CODE_TOKENS or t.endswith(("<-", "{")) or "<-" in t for t in toks):
         return True
@@ -217,10 +223,13 @@ def _classify(block: list[_Row], knitr: bool) -> list[_Row]:
             if not ws:
                 continue
             r = _Row(pymupdf.Rect(ws[0][0], r.rect.y0, r.rect.x1, r.rect.y1), ws, r.cw)
+        if len(ws) > 1 and ws[-1][4] == "\\":  # pandas: the frame goes on below
+            ws = ws[:-1]
+            r = _Row(pymupdf.Rect(r.rect.x0, r.rect.y0, ws[-1][2], r.rect.y1), ws, r.cw)
         toks = [w[4] for w in ws]
         if not knitr and _is_code(r):
             r.kind = "code"
-            r.command = toks[0] in (">", "R>", ">>>") or toks[0].startswith(("R>", ">>>"))
+            r.command = _prompt(toks[0])
         elif knitr and any(t in CODE_TOKENS for t in toks):
             r.kind = "code"
         elif all(set(t) <= set("-=_~") for t in toks):
@@ -276,7 +285,7 @@ def _command(row: _Row | None) -> str | None:
     if row is None:
         return None
     toks = [w[4] for w in row.words]
-    while toks and (toks[0] in PROMPTS or toks[0] in ("##", "#>", "R>")):
+    while toks and (toks[0] in PROMPTS or toks[0] in ("##", "#>") or _prompt(toks[0])):
         toks = toks[1:]
     text = " ".join(toks)
     return text if 0 < len(text) <= MAX_COMMAND else None
