@@ -27,6 +27,10 @@ connected with the title "Estimate". Here:
   ("Groups Name"); each title word goes to the column it lies over, or to the next column to its right
   (a right-aligned title wider than its values).
 
+The table's caption is the input line that printed it (``summary(fm1)``, without its prompt) and the
+section title ("summary(fm1): Fixed effects"); the second part of a matrix printed in two parts keeps
+the title of the first.
+
 A section is a table when its body has two or more lines whose values are mostly numbers and there is
 a header or each line has a label and two numbers, or a header whose titles end where the values of a
 single line end (``svymean`` prints one row). Code listings have no such lines and stay text.
