@@ -226,13 +226,22 @@ def test_monospace_summary_between_character_rules_is_tables(tmp_path: Path) -> 
     assert any("close to the true values" in t for t in body)
 
 
-def test_text_without_character_rules_is_left_alone(tmp_path: Path) -> None:
+def test_text_without_character_rules_keeps_only_its_printout_table(tmp_path: Path) -> None:
+    """Without the rules, the ``key: value`` lines stay text; the coefficient lines are still a
+    printout (``table_printout``), their titles one blank line above them."""
     doc = pymupdf.open()
     page = doc.new_page()
     for i, line in enumerate(SUMMARY.replace("=", " ").replace("-", " ").splitlines()):
         page.insert_text((50, 90 + 11 * i), line, fontsize=7.5, fontname="cour")
     els, _ = _page_elements(doc.tobytes(), tmp_path)
-    assert not any(e.table and e.table.finder == "monospace" for e in _kind(els, ElementKind.TABLE))
+    found = _kind(els, ElementKind.TABLE)
+    assert len(found) == 1, [e.text for e in found]
+    coef = found[0].table
+    assert coef is not None and coef.finder == "monospace"
+    assert coef.header[1:] == ["coef", "std err", "t", "P>|t|", "[0.025", "0.975]"], coef.markdown
+    assert coef.rows[2] == ["const", "5.2058", "0.171", "30.405", "0.000", "4.861", "5.550"]
+    body = " ".join(e.text for e in els if e.kind != ElementKind.TABLE)
+    assert "R squared: 0.933" in body and "Least Squares" in body
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")

@@ -40,6 +40,7 @@ from pagelens.ingest.table_captions import assign_captions, caption_near, figure
 from pagelens.ingest.layout_model import PageTier, page_tier
 from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.ingest.table_mono import find_mono_tables, has_char_rules
+from pagelens.ingest.table_printout import find_printout_tables, has_printout
 from pagelens.ingest.table_prefer import band_header, prefer_whitespace, with_band
 from pagelens.ingest.table_records import label_positions, row_records
 from pagelens.ingest.table_rowrules import header_above, join_rules, rows_ruled, text_between_rules
@@ -330,10 +331,12 @@ def _resolve(whitespace: list[tuple[Grid, _Candidate]], others: list[tuple[Grid,
 
 
 def _mono(ctx: PageContext) -> list[tuple[Grid, _Candidate]]:
-    """Tables typed in monospace between rules of ``=`` / ``-`` characters (``table_mono``)."""
-    if not has_char_rules(ctx.text):
-        return []
-    return [(t.grid, _Candidate(t.bbox, [], "monospace", t.title)) for t in find_mono_tables(ctx.text, ctx.words)]
+    """Tables typed in monospace between rules of ``=`` / ``-`` characters (``table_mono``), then
+    printouts without such rules (``table_printout``) where no ruled one is."""
+    found = find_mono_tables(ctx.text, ctx.words) if has_char_rules(ctx.text) else []
+    if has_printout(ctx.text):
+        found += [t for t in find_printout_tables(ctx.text, ctx.words) if not any(_overlap(t.bbox, u.bbox) > 0.3 for u in found)]
+    return [(t.grid, _Candidate(t.bbox, [], "monospace", t.title)) for t in found]
 
 
 def _take_band(kept: tuple[Grid, _Candidate], whitespace: Grid, cand: _Candidate) -> None:
