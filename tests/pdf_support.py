@@ -34,3 +34,21 @@ def draw_ruled_table(page: pymupdf.Page, x: list[float], y0: float, h: float, ce
         page.draw_line((x[0], y0 + r * h), (x[-1], y0 + r * h), width=width)
     for xi in x:
         page.draw_line((xi, y0), (xi, y0 + len(cells) * h), width=width)
+
+
+def titled_pdf(path: Path, title: str, pages: list[str], table: tuple[int, str, list[tuple[str, ...]]] | None = None) -> None:
+    """A document titled ``title`` (metadata and a heading on page 1): one page of prose per entry of
+    ``pages``; ``table`` = (page index, caption, rows) draws a ruled table with its caption below it."""
+    doc = pymupdf.open()
+    doc.set_metadata({"title": title})
+    for i, prose in enumerate(pages):
+        p = doc.new_page()
+        if i == 0:
+            p.insert_text((72, 72), title, fontsize=15)
+        p.insert_textbox(pymupdf.Rect(72, 90, 520, 300), prose, fontsize=10)
+        if table is not None and i == table[0]:
+            draw_ruled_table(p, [72, 230, 380, 500], 320, 22, table[2])
+            bottom = 320 + 22 * len(table[2])
+            p.insert_textbox(pymupdf.Rect(72, bottom + 8, 520, bottom + 40), table[1], fontsize=9)
+    doc.save(path)
+    doc.close()

@@ -15,7 +15,7 @@ from pagelens.models import Chunk
 from pagelens.retrieve.labels import caption_labels, chunk_labels, heading_labels, question_labels, without_labels
 from pagelens.settings import Settings
 from index_support import ingested_app, ranked_pages
-from pdf_support import draw_ruled_table
+from pdf_support import draw_ruled_table, titled_pdf
 
 
 def test_question_labels():
@@ -169,29 +169,11 @@ def test_without_labels():
     assert without_labels("Which table lists the figures for 2018?") == "Which table lists the figures for 2018?"
 
 
-def _paper(path: Path, title: str, pages: list[str], table: tuple[int, str, list[tuple[str, ...]]] | None = None) -> None:
-    """A paper titled ``title``: one page of prose per entry of ``pages``; ``table`` = (page, caption,
-    rows) draws a ruled table with its caption below it on that page."""
-    doc = pymupdf.open()
-    doc.set_metadata({"title": title})
-    for i, prose in enumerate(pages):
-        p = doc.new_page()
-        if i == 0:
-            p.insert_text((72, 72), title, fontsize=15)
-        p.insert_textbox(pymupdf.Rect(72, 90, 520, 300), prose, fontsize=10)
-        if table is not None and i == table[0]:
-            draw_ruled_table(p, [72, 230, 380, 500], 320, 22, table[2])
-            bottom = 320 + 22 * len(table[2])
-            p.insert_textbox(pymupdf.Rect(72, bottom + 8, 520, bottom + 40), table[1], fontsize=9)
-    doc.save(path)
-    doc.close()
-
-
-def test_table_1_of_the_named_paper(tmp_path: Path):
+def test_table_1_of_the_namedtitled_pdf(tmp_path: Path):
     """Every document has a Table 1. "Table 1 of the lmfit paper" names the lmfit paper (a paper titled
     "... Contingency Tables" is not named by the word "Table"), and the label then picks lmfit's Table 1
     page over its pages that repeat the question's other words."""
-    _paper(tmp_path / "lmfit-mixed-models.pdf", "Fitting Mixed Models with lmfit", [
+    titled_pdf(tmp_path / "lmfit-mixed-models.pdf", "Fitting Mixed Models with lmfit", [
         "The lmfit paper describes fitting mixed models. This paper describes the modules in detail and "
         "describes how the paper's examples are fitted.",
         "The structure of the code is summarised below.",
@@ -199,18 +181,18 @@ def test_table_1_of_the_named_paper(tmp_path: Path):
     ], (1, "Table 1: The modular structure of the fitting code.",
         [("Module", "Function", "Role"), ("Formula", "parse", "reads input"), ("Objective", "devfun", "deviance"),
          ("Output", "pack", "results")]))
-    _paper(tmp_path / "contingency-tables.pdf", "Visualizing Contingency Tables with Mosaics", [
+    titled_pdf(tmp_path / "contingency-tables.pdf", "Visualizing Contingency Tables with Mosaics", [
         "This paper describes mosaic displays for contingency tables and describes shading of tables.",
         "Software for mosaic plots of tables is compared below.",
         "Two-way tables and three-way tables: the paper describes how tables of counts are split.",
         "Large tables need other displays; the paper describes sieve plots for such tables.",
     ], (1, "Table 1: Comparison of software environments.",
         [("Software", "Language", "Platform"), ("Mondrian", "Java", "any"), ("MANET", "C", "Mac")]))
-    _paper(tmp_path / "harbor-pumps.pdf", "Harbor Pump Trials", [
+    titled_pdf(tmp_path / "harbor-pumps.pdf", "Harbor Pump Trials", [
         "This report describes pump throughput at the harbor station.",
         "Seal and impeller hours were logged by the station crew.",
     ])
-    _paper(tmp_path / "river-survey.pdf", "River Survey Notes", [
+    titled_pdf(tmp_path / "river-survey.pdf", "River Survey Notes", [
         "The survey describes water levels along the river in spring.",
         "Gauges were read twice a day by the survey crew.",
     ])

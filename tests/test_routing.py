@@ -242,34 +242,23 @@ def test_replaced_and_removed_documents_leave_no_routing_profile(settings, tmp_p
         assert app.store.count(coll) == 0
 
 
-def _pages(path: Path, title: str, pages: list[str]) -> None:
-    doc = pymupdf.open()
-    doc.set_metadata({"title": title})
-    for i, text in enumerate(pages):
-        p = doc.new_page()
-        if i == 0:
-            p.insert_text((72, 72), title, fontsize=15)
-        p.insert_textbox(pymupdf.Rect(72, 100, 520, 400), text, fontsize=10)
-    doc.save(path)
-    doc.close()
-
-
 def test_a_title_word_every_document_uses_names_none(tmp_path: Path):
     """A long paper titled "... Contingency Tables" says "tables" on every page, so the chunks that
     match "table" best are nearly all its own; but the other documents use the word too, and "the
     Engel food expenditure table" names no document (the notes that hold it are not named by it)."""
     from index_support import ingested_app
+    from pdf_support import titled_pdf
 
-    _pages(tmp_path / "contingency-tables.pdf", "Visualizing Contingency Tables", [
+    titled_pdf(tmp_path / "contingency-tables.pdf", "Visualizing Contingency Tables", [
         f"Section {i}: mosaic displays split contingency tables of counts; tables with {i + 2} ways need "
         "other tables and displays." for i in range(24)])
     for name, topic in (("harbor", "pump trials"), ("river", "water levels"), ("orchard", "apple yields")):
-        _pages(tmp_path / f"{name}-survey.pdf", f"{name.capitalize()} Survey", [
+        titled_pdf(tmp_path / f"{name}-survey.pdf", f"{name.capitalize()} Survey", [
             f"This survey reports {topic} measured in the spring.",
             *(f"Site {j} was visited by the crew in week {j}; {topic} were noted by hand." for j in range(1, 5)),
             f"The results table lists the {topic} for every site; a second table lists the crews.",
         ])
-    _pages(tmp_path / "vignette-3.pdf", "Notes on a Method", [
+    titled_pdf(tmp_path / "vignette-3.pdf", "Notes on a Method", [
         "Quantile regression estimates conditional quantiles of household food expenditure.",
         "Table 1: Engel food expenditure. At the 0.95 quantile the intercept is 760.7 with interval "
         "(751.1, 771.9).",

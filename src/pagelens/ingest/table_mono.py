@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Iterator
 from typing import Any
 
 import pymupdf
@@ -45,17 +46,22 @@ class _Line:
     rule: str | None  # "=", "-" (any other rule character counts as "-") or None
 
 
-def _page_lines(text: dict[str, Any]) -> list[_Line]:
-    out = []
+def text_lines(text: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
+    """(line, its text) for every line of a page's text dict that holds more than blanks."""
     for b in text.get("blocks", ()):
         if b.get("type") != 0:
             continue
         for ln in b["lines"]:
             t = "".join(s["text"] for s in ln["spans"])
-            if not t.strip():
-                continue
-            m = RULE.match(t)
-            out.append(_Line(pymupdf.Rect(ln["bbox"]), t, ("=" if m.group(1) == "=" else "-") if m else None))
+            if t.strip():
+                yield ln, t
+
+
+def _page_lines(text: dict[str, Any]) -> list[_Line]:
+    out = []
+    for ln, t in text_lines(text):
+        m = RULE.match(t)
+        out.append(_Line(pymupdf.Rect(ln["bbox"]), t, ("=" if m.group(1) == "=" else "-") if m else None))
     out.sort(key=lambda ln: (ln.rect.y0, ln.rect.x0))
     return out
 

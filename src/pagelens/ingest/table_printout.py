@@ -46,7 +46,7 @@ from typing import Any
 import pymupdf
 
 from pagelens.ingest.table_cells import Grid, Word
-from pagelens.ingest.table_mono import MonoTable, _columns
+from pagelens.ingest.table_mono import MonoTable, _columns, text_lines
 
 MONO_NAME = re.compile(
     r"mono|courier|typewriter|consol|menlo|monaco|cousine|inconsolata|nimbusmon|sourcecode|(?:cm|lm|ec|tx|sf|pl|sl|it|bx)tt",
@@ -127,18 +127,12 @@ def _rows(text: dict[str, Any], words: list[Word]) -> tuple[list[_Row], list[pym
     """The page's monospace visual lines (top to bottom) and the boxes of its other lines."""
     mono: list[tuple[pymupdf.Rect, float]] = []
     other: list[pymupdf.Rect] = []
-    for b in text.get("blocks", ()):
-        if b.get("type") != 0:
-            continue
-        for ln in b["lines"]:
-            t = "".join(s["text"] for s in ln["spans"])
-            if not t.strip():
-                continue
-            r = pymupdf.Rect(ln["bbox"])
-            if _mono_line(ln):
-                mono.append((r, r.width / max(len(t), 1)))
-            else:
-                other.append(r)
+    for ln, t in text_lines(text):
+        r = pymupdf.Rect(ln["bbox"])
+        if _mono_line(ln):
+            mono.append((r, r.width / max(len(t), 1)))
+        else:
+            other.append(r)
     mono.sort(key=lambda m: (m[0].y0, m[0].x0))
     rows: list[list[Any]] = []  # [rect, [char widths]]
     for r, cw in mono:
