@@ -170,3 +170,51 @@ def test_a_table_of_one_unnamed_row_is_read_at_the_named_column(ets_app):
         assert not ans.abstained, ans.answer
         quoted = ans.answer.split("[")[0]
         assert value in quoted and other not in quoted, ans.answer
+
+
+@pytest.mark.parametrize(("cell", "label"), [
+    ("I(Income^2)", "I(Income^2)"),  # a model's term with a power in it names its row
+    ("polyDays[, 2]", "polyDays[, 2]"),
+    ("log(x + 1)", "log(x + 1)"),
+    ("AR(1)", ""),
+    ("1.64x", ""),  # a number with its unit is a value
+    ("12 kg", ""),
+    ("(0.062)", ""),
+    ("2.29e-07", ""),
+])
+def test_a_term_that_holds_a_number_names_its_row(cell, label):
+    assert tx.row_label([cell, "1587", "830"]) == label
+
+
+TERMS = [
+    "            Estimate Std. Error z value Pr(>|z|)",
+    "(Intercept)      833        461    1.81    0.071",
+    "Income         -1834       1243   -1.48    0.140",
+    "I(Income^2)     1587        830    1.91    0.056",
+]
+
+
+def _quadratic(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    page.insert_textbox(pymupdf.Rect(54, 50, 560, 100),
+                        "A quadratic regression of per capita expenditure on public schools on income, with "
+                        "sandwich standard errors.", fontsize=10)
+    y = 130.0
+    page.insert_text((54, y), "R> coeftest(fm.ps, vcov = sandwich)", fontname="cour", fontsize=MONO)
+    y += 24
+    for line in TERMS:
+        page.insert_text((54, y), line, fontname="cour", fontsize=MONO)
+        y += 12
+    page.insert_text((54, y + 20), "The quadratic term is not significant at the five percent level.", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_the_row_of_a_term_with_a_power_is_read(tmp_path: Path):
+    with ingested_app(tmp_path, [_quadratic(tmp_path / "schools.pdf")], answer_cache=False) as app:
+        ans = app.ask("What standard error does the quadratic income term I(Income^2) get in the public schools regression?")
+        assert not ans.abstained, ans.answer
+        quoted = ans.answer.split("[")[0]
+        assert "830" in quoted and "1243" not in quoted, ans.answer
