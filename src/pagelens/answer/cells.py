@@ -82,7 +82,8 @@ class Cell:
 
 
 def tables(cands: Sequence[Candidate]) -> list[list[Candidate]]:
-    """The labelled rows of each table among ``cands`` (one source, one header), in order."""
+    """The rows of each table among ``cands`` (one source, one header), in order; ``read`` keeps the
+    labelled ones, or reads a table without row names at its named column (``_lone_value``)."""
     groups: dict[tuple[int, tuple[str, ...]], list[Candidate]] = {}
     for c in cands:
         if c.kind == "row" and c.header and c.cells and len(c.label) <= MAX_LABEL_CHARS * 2:
