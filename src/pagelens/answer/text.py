@@ -246,21 +246,9 @@ def is_mark(cell: str) -> bool:
 
 def row_label(cells: list[str]) -> str:
     """The naming cells of a table row: the cells with letters that are not tick marks (the first
-    three), e.g. "LTR & No NSP", "Texas", "OTSL" in a row led by layer counts. A cell that holds a
-    number is a value, unless it is a model's term that brackets or raises its number ("I(Income^2)",
-    "polyDays[, 2]", "log(x + 1)"); "1.64x", "12 kg", "AR(1)" stay values."""
-    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c) and (to_float(c) is None or _model_term(c))]
+    three), e.g. "LTR & No NSP", "Texas", "OTSL" in a row led by layer counts."""
+    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c) and to_float(c) is None]
     return " ".join(named[:3])
-
-
-_UNIT_CHARS = 2  # letters and marks beside a number that are still its unit ("1.64x", "12 kg", "Q3")
-_TERM = re.compile(r"[A-Za-z]{2,}.*[\[(^]|[\[(^].*[A-Za-z]{2,}")
-
-
-def _model_term(cell: str) -> bool:
-    """A model's term in a statistics printout: a word with brackets or a power around its numbers
-    ("I(Income^2)", "polyDays[, 2]"), more than a unit's few characters beside the number."""
-    return bool(_TERM.search(cell)) and len(re.sub(r"[\d.,\s%$€£+\-−()]", "", cell)) > _UNIT_CHARS
 
 
 def window(text: str, terms: set[str], width: int) -> str:
