@@ -82,10 +82,11 @@ class Cell:
 
 
 def tables(cands: Sequence[Candidate]) -> list[list[Candidate]]:
-    """The labelled rows of each table among ``cands`` (one source, one header), in order."""
+    """The rows of each table among ``cands`` (one source, one header), in order; ``read`` keeps the
+    labelled ones, or reads a table without row names at its named column (``_lone_value``)."""
     groups: dict[tuple[int, tuple[str, ...]], list[Candidate]] = {}
     for c in cands:
-        if c.kind == "row" and c.header and c.cells and c.label and len(c.label) <= MAX_LABEL_CHARS * 2:
+        if c.kind == "row" and c.header and c.cells and len(c.label) <= MAX_LABEL_CHARS * 2:
             groups.setdefault((c.source, tuple(c.header)), []).append(c)
     return list(groups.values())
 
@@ -181,6 +182,21 @@ def _row_share(names: list[set[str]], q: set[str], idf: dict[str, float]) -> tup
     return best
 
 
+_BRACKETED = re.compile(r"^\(\s*[-−–]?[\d.,]+\s*\)$")
+
+
+def _bracketed(row: Candidate) -> bool:
+    """A row of values each in parentheses, named as the row above it: the standard errors a regression
+    table prints under the estimates ("1.029" over "(0.062)")."""
+    vals = [c.strip() for c in row.cells[1:] if c.strip() not in _EMPTY]
+    return bool(vals) and all(_BRACKETED.match(v) for v in vals)
+
+
+def _asks_error(q: set[str]) -> bool:
+    """The question asks for a standard error ("standard error", "SE", "std. error")."""
+    return "se" in tx.stat_synonyms(q)
+
+
 def _has_values(row: Candidate) -> bool:
     return any(c.strip() not in _EMPTY for c in row.cells[1:])
 
@@ -190,6 +206,9 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     with a key of words. ``focus``: the terms of the thing asked for ("floor area"), whose column is
     preferred over one the question's other words name ("... the Eastern region's *stores* cover")."""
     rows = [r for r in rows if _has_values(r)]  # section rows ("Operating expenses:") hold no cell
+    if rows and not any(r.label for r in rows):
+        return _lone_value(q_terms, rows)
+    rows = [r for r in rows if r.label]
     cols = value_columns(rows) if rows else []
     if not cols:
         return None
@@ -207,6 +226,10 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
         if (share, weight) > best_rk:
             best_row, best_rk, ties = r, (share, weight), 1
         elif (share, weight) == best_rk:
+            if _bracketed(r) and r.label == best_row.label:  # the standard errors under the estimates
+                if _asks_error(q):
+                    best_row = r
+                continue
             ties += 1
     header = [best_row.header[j] if j in cols and j < len(best_row.header) else "" for j in range(len(best_row.header))]
     periods = [j for j in cols if header[j] and period_mismatch(header[j], question)]
@@ -224,6 +247,24 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
             return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
+
+
+def _lone_value(q_terms: Sequence[str], rows: Sequence[Candidate]) -> Cell | None:
+    """A table without row names — a printout's one line of values under its titles ("AIC AICc BIC"
+    over "634.0437 635.2682 644.0803"), a test's table of numbered models that prints the test on one
+    of them — is read at the column the question names when that column holds one value; its first
+    column counts too. None otherwise (such a table never says the asked row is absent)."""
+    header = list(rows[0].header)
+    q = list(tx._with_digits(list(q_terms)))
+    col = tx.best_column(["", *header], q)  # (``best_column`` passes over a first column of names)
+    if col is None:
+        return None
+    col -= 1
+    match = tx.column_match(header[col], q)
+    filled = [r for r in rows if col < len(r.cells) and r.cells[col].strip() not in _EMPTY]
+    if match < COL_NAMED or len(filled) != 1:
+        return None
+    return Cell(filled[0], col, ROW_NAMED, match, max(len(header), 2))
 
 
 def best_cell(question: str, q_terms: Sequence[str], cands: Sequence[Candidate], focus: Sequence[str] = ()

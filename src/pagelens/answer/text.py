@@ -127,13 +127,18 @@ def _is_separator(cells: list[str]) -> bool:
     return bool(cells) and all(re.fullmatch(r":?-{2,}:?", c.strip()) or not c.strip() for c in cells)
 
 
+_CELL_SEP = re.compile(r"(?<!\\)\|")  # a pipe the table's writer escaped ("Pr(>\\|t\\|)") is a cell's own
+
+
 def split_row(line: str) -> list[str]:
+    """The cells of a markdown table line; an escaped pipe stays in its cell, unescaped ("Pr(>|t|)",
+    a printout's p-value title, is one column, not three)."""
     s = line.strip()
     if s.startswith("|"):
         s = s[1:]
-    if s.endswith("|"):
+    if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [" ".join(c.split()) for c in s.split("|")]
+    return [" ".join(c.replace("\\|", "|").split()) for c in _CELL_SEP.split(s)]
 
 
 def parse_markdown_table(lines: list[str]) -> tuple[list[str], list[list[str]]]:
@@ -310,17 +315,56 @@ def _with_digits(terms: list[str]) -> list[str]:
     return [x for t in terms for x in ((t, _COUNT_WORDS[t]) if t in _COUNT_WORDS else (t,))]
 
 
-def column_match(name: str, q_terms: list[str] | set[str]) -> float:
-    """Share of a column name's content words the question uses (0 for a name without any)."""
-    terms = content_terms(name)
+# What a program's printout of a fitted model titles its columns, for the words a question asks with
+# (stemmed): the same quantity across packages (R's "Estimate", "Std. Error", "Pr(>|t|)"; statsmodels'
+# "coef", "std err", "P>|z|"; "SE", "Std.Dev."). A question term, or a pair of them, adds these.
+_STAT_SYNONYMS: dict[tuple[str, ...], frozenset[str]] = {
+    ("coeffici",): frozenset({"estim", "coef"}),
+    ("coef",): frozenset({"estim", "coeffici"}),
+    ("standard", "error"): frozenset({"std", "se", "err"}),
+    ("standard", "deviat"): frozenset({"std", "dev", "sd"}),
+    ("pvalu",): frozenset({"pr", "p"}),
+    ("p",): frozenset({"pr"}),
+}
+
+
+def stat_synonyms(q_terms: list[str] | set[str]) -> set[str]:
+    """The question's terms with the column titles of statistical printouts that name the same
+    quantity ("coefficient" → Estimate, "standard error" → Std. Error / SE, "p value" → Pr(>|t|))."""
     qs = set(q_terms)
+    out = set(qs)
+    for need, extra in _STAT_SYNONYMS.items():
+        if all(t in qs for t in need):
+            out |= extra
+    return out
+
+
+def _with_stat_synonyms(asked: list[str]) -> list[str]:
+    """``asked`` with each printout title a term (or pair) stands for put right after that term, so the
+    title is as near the wh-word as the words that name it."""
+    out = list(asked)
+    qs = set(asked)
+    for need, extra in _STAT_SYNONYMS.items():
+        if all(t in qs for t in need):
+            at = max(out.index(t) for t in need) + 1
+            out[at:at] = sorted(extra - set(out))
+    return out
+
+
+def column_match(name: str, q_terms: list[str] | set[str]) -> float:
+    """Share of a column name's content words the question uses (0 for a name without any); the
+    titles of statistical printouts count for the quantity they name (``stat_synonyms``)."""
+    terms = content_terms(name)
+    qs = stat_synonyms(q_terms)
     return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
 
 
 def _column_named(header: list[str], asked: list[str]) -> int | None:
     """The column whose name the question's words cover best; between columns covered equally, the
     one named by the word nearest the question's start ("What *speedup* does the trace table list"
-    asks for Speedup, not Traces), since the asked thing follows the wh-word."""
+    asks for Speedup, not Traces), since the asked thing follows the wh-word. A statistical printout's
+    titles are named by the quantity they stand for (``stat_synonyms``)."""
+    asked = _with_stat_synonyms(asked)
     qs = set(asked)
     best, best_key = None, (0.0, 0)
     for i, name in enumerate(header):
