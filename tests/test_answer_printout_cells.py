@@ -161,12 +161,3 @@ def ets_app(tmp_path_factory: pytest.TempPathFactory):
         yield a
 
 
-def test_a_table_of_one_unnamed_row_is_read_at_the_named_column(ets_app):
-    for question, value, other in [
-        ("What AIC does the printed etsfit object report?", "634.0437", "635.2682"),
-        ("What BIC does the printed etsfit object report?", "644.0803", "635.2682"),
-    ]:
-        ans = ets_app.ask(question)
-        assert not ans.abstained, ans.answer
-        quoted = ans.answer.split("[")[0]
-        assert value in quoted and other not in quoted, ans.answer

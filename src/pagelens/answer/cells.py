@@ -82,11 +82,10 @@ class Cell:
 
 
 def tables(cands: Sequence[Candidate]) -> list[list[Candidate]]:
-    """The rows of each table among ``cands`` (one source, one header), in order; ``read`` keeps the
-    labelled ones, or reads a table without row names at its named column (``_lone_value``)."""
+    """The labelled rows of each table among ``cands`` (one source, one header), in order."""
     groups: dict[tuple[int, tuple[str, ...]], list[Candidate]] = {}
     for c in cands:
-        if c.kind == "row" and c.header and c.cells and len(c.label) <= MAX_LABEL_CHARS * 2:
+        if c.kind == "row" and c.header and c.cells and c.label and len(c.label) <= MAX_LABEL_CHARS * 2:
             groups.setdefault((c.source, tuple(c.header)), []).append(c)
     return list(groups.values())
 
@@ -206,9 +205,6 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     with a key of words. ``focus``: the terms of the thing asked for ("floor area"), whose column is
     preferred over one the question's other words name ("... the Eastern region's *stores* cover")."""
     rows = [r for r in rows if _has_values(r)]  # section rows ("Operating expenses:") hold no cell
-    if rows and not any(r.label for r in rows):
-        return _lone_value(q_terms, rows)
-    rows = [r for r in rows if r.label]
     cols = value_columns(rows) if rows else []
     if not cols:
         return None
@@ -247,24 +243,6 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
             return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
-
-
-def _lone_value(q_terms: Sequence[str], rows: Sequence[Candidate]) -> Cell | None:
-    """A table without row names — a printout's one line of values under its titles ("AIC AICc BIC"
-    over "634.0437 635.2682 644.0803"), a test's table of numbered models that prints the test on one
-    of them — is read at the column the question names when that column holds one value; its first
-    column counts too. None otherwise (such a table never says the asked row is absent)."""
-    header = list(rows[0].header)
-    q = list(tx._with_digits(list(q_terms)))
-    col = tx.best_column(["", *header], q)  # (``best_column`` passes over a first column of names)
-    if col is None:
-        return None
-    col -= 1
-    match = tx.column_match(header[col], q)
-    filled = [r for r in rows if col < len(r.cells) and r.cells[col].strip() not in _EMPTY]
-    if match < COL_NAMED or len(filled) != 1:
-        return None
-    return Cell(filled[0], col, ROW_NAMED, match, max(len(header), 2))
 
 
 def best_cell(question: str, q_terms: Sequence[str], cands: Sequence[Candidate], focus: Sequence[str] = ()

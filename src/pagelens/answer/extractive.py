@@ -120,7 +120,7 @@ _FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "
 
 
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 21
+EXTRACTIVE_VERSION = 22
 
 
 @dataclass
