@@ -33,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pagelens.answer import text as tx
+from pagelens.answer.stat_terms import stat_synonyms
 from pagelens.answer.candidates import MAX_LABEL_CHARS, Candidate
 from pagelens.row_sections import SEP
 
@@ -193,7 +194,7 @@ def _bracketed(row: Candidate) -> bool:
 
 def _asks_error(q: set[str]) -> bool:
     """The question asks for a standard error ("standard error", "SE", "std. error")."""
-    return "se" in tx.stat_synonyms(q)
+    return "se" in stat_synonyms(q)
 
 
 def _has_values(row: Candidate) -> bool:

@@ -35,13 +35,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from pagelens.answer import text as tx
+from pagelens.answer import lexical as lx
 from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
@@ -113,12 +113,6 @@ _SPEECH_Q = re.compile(
 )
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
-# Form-field words that name the same thing ("telephone" asks for the PHONE field).
-_FIELD_SYNONYMS = {"telephon": {"phone", "tel"}, "phone": {"telephon", "tel"}, "mail": {"email"},
-                   "email": {"mail"}, "postal": {"zip"}, "zip": {"postal", "postcod"}, "sex": {"gender"},
-                   "gender": {"sex"}, "surnam": {"last"}, "forenam": {"first"}}
-
-
 # Bump when the extractive answers change, so cached answers from older code are not served.
 EXTRACTIVE_VERSION = 22
 
@@ -171,14 +165,14 @@ class ExtractiveAnswerer:
             return None
         q_terms = tx.content_terms(question)
         focus = focus_of(question)
-        idf = _idf(q_terms, cands)
+        idf = lx.idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
             if _unasked_property(c, q_terms):
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
-            c.lexical = _coverage(span_terms, idf, c.match_text)
+            c.lexical = lx.coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
         asked = tx.ask_part(question) or question
@@ -299,7 +293,7 @@ class _Cues:
         if self.q_numbers:
             bonus += NUMBER_MATCH_BONUS * len(self.q_numbers & found) / len(self.q_numbers)
         if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
-            bonus += FIELD_LABEL_BONUS * tx.label_score(m.group(1), _with_synonyms(self.q_terms))
+            bonus += FIELD_LABEL_BONUS * tx.label_score(m.group(1), lx.with_synonyms(self.q_terms))
             if self.modifier and not tx.label_score(" ".join(self.modifier), tx.content_terms(m.group(1))):
                 factor *= MODIFIER_MISSING_PENALTY  # "Address 2" for the "e-mail address"
             elif c.source_kind == "metadata" and not tx.label_score(m.group(1), self.q_terms):
@@ -364,35 +358,6 @@ def _typed_part(c: Candidate, kind: str) -> str:
 
 
 # -- scoring ---------------------------------------------------------------------------------------
-def _idf(q_terms: list[str], cands: list[Candidate]) -> dict[str, float]:
-    """IDF of each question term over the candidates (rarer terms say more)."""
-    n = len(cands)
-    df: Counter[str] = Counter()
-    for c in cands:
-        terms = set(tx.content_terms(c.match_text))
-        for t in set(q_terms):
-            if t in terms:
-                df[t] += 1
-    return {t: math.log(1 + (n + 1) / (1 + df[t])) for t in set(q_terms)}
-
-
-def _coverage(q_terms: list[str], idf: dict[str, float], text: str) -> float:
-    if not q_terms:
-        return 0.0
-    terms = set(tx.content_terms(text))
-    uniq = set(q_terms)
-    total = sum(idf[t] for t in uniq)
-    got = sum(idf[t] for t in uniq if t in terms or tx.prefix_match(t, terms))
-    return got / total if total else 0.0
-
-
-def _with_synonyms(q_terms: list[str]) -> set[str]:
-    out = set(q_terms)
-    for t in q_terms:
-        out |= _FIELD_SYNONYMS.get(t, set())
-    return out
-
-
 def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
 

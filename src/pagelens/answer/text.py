@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from pagelens.answer import stat_terms as st
+
 # Words that carry no topic: function words plus the vocabulary of asking questions.
 STOPWORDS = frozenset(
     """a an the and or but if of to in on at by for with from into onto over under about as than then
@@ -315,47 +317,11 @@ def _with_digits(terms: list[str]) -> list[str]:
     return [x for t in terms for x in ((t, _COUNT_WORDS[t]) if t in _COUNT_WORDS else (t,))]
 
 
-# What a program's printout of a fitted model titles its columns, for the words a question asks with
-# (stemmed): the same quantity across packages (R's "Estimate", "Std. Error", "Pr(>|t|)"; statsmodels'
-# "coef", "std err", "P>|z|"; "SE", "Std.Dev."). A question term, or a pair of them, adds these.
-_STAT_SYNONYMS: dict[tuple[str, ...], frozenset[str]] = {
-    ("coeffici",): frozenset({"estim", "coef"}),
-    ("coef",): frozenset({"estim", "coeffici"}),
-    ("standard", "error"): frozenset({"std", "se", "err"}),
-    ("standard", "deviat"): frozenset({"std", "dev", "sd"}),
-    ("pvalu",): frozenset({"pr", "p"}),
-    ("p",): frozenset({"pr"}),
-}
-
-
-def stat_synonyms(q_terms: list[str] | set[str]) -> set[str]:
-    """The question's terms with the column titles of statistical printouts that name the same
-    quantity ("coefficient" → Estimate, "standard error" → Std. Error / SE, "p value" → Pr(>|t|))."""
-    qs = set(q_terms)
-    out = set(qs)
-    for need, extra in _STAT_SYNONYMS.items():
-        if all(t in qs for t in need):
-            out |= extra
-    return out
-
-
-def _with_stat_synonyms(asked: list[str]) -> list[str]:
-    """``asked`` with each printout title a term (or pair) stands for put right after that term, so the
-    title is as near the wh-word as the words that name it."""
-    out = list(asked)
-    qs = set(asked)
-    for need, extra in _STAT_SYNONYMS.items():
-        if all(t in qs for t in need):
-            at = max(out.index(t) for t in need) + 1
-            out[at:at] = sorted(extra - set(out))
-    return out
-
-
 def column_match(name: str, q_terms: list[str] | set[str]) -> float:
     """Share of a column name's content words the question uses (0 for a name without any); the
     titles of statistical printouts count for the quantity they name (``stat_synonyms``)."""
     terms = content_terms(name)
-    qs = stat_synonyms(q_terms)
+    qs = st.stat_synonyms(q_terms)
     return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
 
 
@@ -364,7 +330,7 @@ def _column_named(header: list[str], asked: list[str]) -> int | None:
     one named by the word nearest the question's start ("What *speedup* does the trace table list"
     asks for Speedup, not Traces), since the asked thing follows the wh-word. A statistical printout's
     titles are named by the quantity they stand for (``stat_synonyms``)."""
-    asked = _with_stat_synonyms(asked)
+    asked = st.with_stat_synonyms(asked)
     qs = set(asked)
     best, best_key = None, (0.0, 0)
     for i, name in enumerate(header):

@@ -45,15 +45,9 @@ from typing import Any
 
 import pymupdf
 
+from pagelens.ingest.monospace import FIXED_PITCH, mono_font, mono_line
 from pagelens.ingest.table_cells import Grid, Word
 from pagelens.ingest.table_mono import MonoTable, _columns, text_lines
-
-MONO_NAME = re.compile(
-    r"mono|courier|typewriter|consol|menlo|monaco|cousine|inconsolata|nimbusmon|sourcecode|(?:cm|lm|ec|tx|sf|pl|sl|it|bx)tt",
-    re.I,
-)
-FIXED_PITCH = 8  # the monospaced bit of a span's flags (TEXT_FONT_MONOSPACED)
-_FONT_CACHE: dict[str, bool] = {}
 
 NUMBER = re.compile(
     r"^[-+\u2212]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?\*{0,3}$|^\([-+\u2212]?[\d.,]+\)$"
@@ -74,24 +68,6 @@ VALUES_ROW = 0.75  # share of numbers among a body line's tokens after its label
 NUMERIC_COLUMN = 0.75  # share of a column's filled cells that are numbers in a column of values
 
 
-def _mono_font(name: str) -> bool:
-    hit = _FONT_CACHE.get(name)
-    if hit is None:
-        hit = _FONT_CACHE[name] = bool(MONO_NAME.search(name))
-    return hit
-
-
-def _mono_line(ln: dict[str, Any]) -> bool:
-    seen = False
-    for s in ln["spans"]:
-        if not s["text"].strip():
-            continue
-        if not (s["flags"] & FIXED_PITCH or _mono_font(s["font"])):
-            return False
-        seen = True
-    return seen
-
-
 def has_printout(text: dict[str, Any]) -> bool:
     """Cheap gate: does the page hold at least ``MIN_MONO_LINES`` monospace lines, one with a digit?"""
     n, digit = 0, False
@@ -100,9 +76,9 @@ def has_printout(text: dict[str, Any]) -> bool:
             continue
         for ln in b["lines"]:
             spans = ln["spans"]
-            if not spans or not (spans[0]["flags"] & FIXED_PITCH or _mono_font(spans[0]["font"])):
+            if not spans or not (spans[0]["flags"] & FIXED_PITCH or mono_font(spans[0]["font"])):
                 continue
-            if _mono_line(ln):
+            if mono_line(ln):
                 n += 1
                 digit = digit or any(c.isdigit() for s in spans for c in s["text"])
                 if n >= MIN_MONO_LINES and digit:
@@ -129,7 +105,7 @@ def _rows(text: dict[str, Any], words: list[Word]) -> tuple[list[_Row], list[pym
     other: list[pymupdf.Rect] = []
     for ln, t in text_lines(text):
         r = pymupdf.Rect(ln["bbox"])
-        if _mono_line(ln):
+        if mono_line(ln):
             mono.append((r, r.width / max(len(t), 1)))
         else:
             other.append(r)
