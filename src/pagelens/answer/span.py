@@ -38,9 +38,7 @@ difficulty in constructing ..."), not by the clause that repeats the question's 
 def cell_span(header: list[str], cells: list[str], label: str, col: int, question: str) -> str:
     """``label — [named cells; ]column: value`` for the cell in column ``col``."""
     name = _short_label(label, cells)
-    if not label and col == 0:
-        name = ""  # a row without a name, read at its first value: the value names itself
-    elif name and not re.search(r"[A-Za-z]", name) and header and header[0]:
+    if name and not re.search(r"[A-Za-z]", name) and header and header[0]:
         name = f"{header[0]}: {name}"  # a row named by a number ("6") gets its column's name ("#L: 6")
     q_numbers = tx.numbers(question)
     named = [f"{header[j]}: {v}" for j, v in enumerate(cells)
