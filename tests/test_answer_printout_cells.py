@@ -128,36 +128,3 @@ def test_an_escaped_pipe_stays_in_its_cell():
     assert tx.split_row(r"|  | Estimate | Std. Error | t value | Pr(>\|t\|) |") == [
         "", "Estimate", "Std. Error", "t value", "Pr(>|t|)"]
     assert tx.split_row("| a | b |") == ["a", "b"]
-
-
-FIT = [  # R prints a one-row matrix's titles right-aligned over its values
-    "     AIC" + " " + "    AICc" + " " + "     BIC",
-    "634.0437 635.2682 644.0803",
-]
-
-
-def _ets(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_textbox(pymupdf.Rect(54, 50, 560, 100),
-                        "The object etsfit holds the fitted exponential smoothing model. Printing it shows "
-                        "the main items of interest.", fontsize=10)
-    y = 130.0
-    page.insert_text((54, y), "> etsfit", fontname="cour", fontsize=MONO)
-    y += 24
-    for line in FIT:
-        page.insert_text((54, y), line, fontname="cour", fontsize=MONO)
-        y += 12
-    page.insert_text((54, y + 20), "A lower criterion marks the better model of the two we compare.", fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
-
-
-@pytest.fixture(scope="module")
-def ets_app(tmp_path_factory: pytest.TempPathFactory):
-    root = tmp_path_factory.mktemp("printout_lone")
-    with ingested_app(root, [_ets(root / "ets-example.pdf")], answer_cache=False) as a:
-        yield a
-
-
