@@ -158,33 +158,25 @@ def test_the_pipeline_claims_the_printout_lines_for_the_table(stored: list) -> N
     assert "summary(fm1)" in loose and "ylim" in loose  # input and code stay text
 
 
-def test_the_input_line_that_printed_the_output_names_the_table(tmp_path: Path) -> None:
-    block = [
-        "> svytotal(~stype, dclus1)",
-        "          total      SE",
-        "stypeE  4873.97 1333.32",
-        "stypeH   473.86  158.70",
-        "stypeM   846.17  167.55",
-    ]
+@pytest.mark.parametrize(("block", "caption", "header", "row"), [
+    # the input line that printed the output names the table
+    (["> svytotal(~stype, dclus1)", "          total      SE", "stypeE  4873.97 1333.32",
+      "stypeH   473.86  158.70", "stypeM   846.17  167.55"],
+     "svytotal(~stype, dclus1)", ["", "total", "SE"], (1, ["stypeH", "473.86", "158.70"])),
+    # a caption line over the titles is not a title row
+    (["Analysis of Variance Table", "              npar Sum Sq Mean Sq F value",
+      "polyDays[, 1]    1  23875   23875   46.08", "polyDays[, 2]    1    340     340    0.66"],
+     "Analysis of Variance Table", ["", "npar", "Sum Sq", "Mean Sq", "F value"],
+     (0, ["polyDays[, 1]", "1", "23875", "23875", "46.08"])),
+])
+def test_the_caption_comes_from_the_input_line_or_a_line_over_the_titles(
+    block: list[str], caption: str, header: list[str], row: tuple[int, list[str]], tmp_path: Path
+) -> None:
     (el,) = _tables(_pdf(block), tmp_path)
     t = el.table
-    assert t.caption == "svytotal(~stype, dclus1)"
-    assert t.header == ["", "total", "SE"], t.markdown
-    assert t.rows[1] == ["stypeH", "473.86", "158.70"]
-
-
-def test_a_caption_line_over_the_titles_is_not_a_title_row(tmp_path: Path) -> None:
-    block = [
-        "Analysis of Variance Table",
-        "              npar Sum Sq Mean Sq F value",
-        "polyDays[, 1]    1  23875   23875   46.08",
-        "polyDays[, 2]    1    340     340    0.66",
-    ]
-    (el,) = _tables(_pdf(block), tmp_path)
-    t = el.table
-    assert t.caption == "Analysis of Variance Table"
-    assert t.header == ["", "npar", "Sum Sq", "Mean Sq", "F value"], t.markdown
-    assert t.rows[0] == ["polyDays[, 1]", "1", "23875", "23875", "46.08"]
+    assert t.caption == caption
+    assert t.header == header, t.markdown
+    assert t.rows[row[0]] == row[1]
 
 
 def test_one_line_of_values_needs_titles_ending_over_them(tmp_path: Path) -> None:
