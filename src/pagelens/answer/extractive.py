@@ -114,7 +114,7 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 22
+EXTRACTIVE_VERSION = 23
 
 
 @dataclass
@@ -231,8 +231,11 @@ class ExtractiveAnswerer:
             caption = tx.window(c.label, terms, 90) if c.label else "Figure"
             return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind == "sentence":
-            return tx.window(span.clause_span(c.text, terms, question, [t for t in focus_of(question).terms if t in terms]),
-                             terms, MAX_SNIPPET_CHARS)
+            focus = focus_of(question)
+            shown = tx.window(span.clause_span(c.text, terms, question, [t for t in focus.terms if t in terms]),
+                              terms, MAX_SNIPPET_CHARS)
+            after = span.continuation(shown, c.after, question, focus.kind or sp.answer_type(question), focus.terms)
+            return f"{shown} {tx.window(after, terms, span.CONTINUATION_CHARS)}" if after else shown
         if c.kind != "row" or not c.header:
             return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
         col = _asked_column(c, question, q_terms)

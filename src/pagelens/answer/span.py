@@ -96,10 +96,35 @@ def clause_span(text: str, terms: set[str], question: str, focus: Sequence[str] 
                 best = (score, i, j)
     assert best is not None
     _, i, j = best
+    while j + 1 < len(parts) and parts[j].rstrip().endswith(":"):
+        j += 1  # a clause ending in ":" introduces the next one ("a single outlier: Alaska")
     if i == 0 and j == len(parts) - 1:
         return flat
     span = _rejoin(flat, parts, i, j)
     return f"{'… ' if i > 0 else ''}{span}{' …' if j < len(parts) - 1 else ''}"
+
+
+_BACK_REFERENCE = re.compile(
+    r"^\W*(these|this|they|those|such|both|namely|the\s+(two|three|four|five|latter|former|same))\b", re.I)
+"""A sentence that opens by pointing back at the one before ("These are X and Y.", "The two sections are
+connected with a spring") continues it."""
+CONTINUATION_CHARS = 200  # the next sentence shown after an answer sentence it continues
+
+
+def continuation(shown: str, after: str, question: str, kind: str = "", focus: Sequence[str] = ()) -> str:
+    """The next sentence ``after``, to be quoted after the answer sentence ``shown``, when it continues it:
+    ``shown`` ends in ":" (it introduces what follows), ``after`` opens by pointing back at it, or the
+    question asks for a value of a ``kind`` (``support.answer_type``, ``focus.Focus.kind``) that ``shown``
+    lacks and ``after`` states beside a word of the thing asked (``focus``); "" otherwise."""
+    if not after:
+        return ""
+    if shown.rstrip(" …").endswith(":") or _BACK_REFERENCE.match(after):
+        return after
+    if kind and not sp.has_type(kind, shown, question) and sp.has_type(kind, after, question):
+        terms = set(tx.content_terms(after))
+        if any(t in terms for t in focus):
+            return after
+    return ""
 
 
 def _rejoin(flat: str, parts: list[str], i: int, j: int) -> str:

@@ -24,7 +24,9 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’\-]*|\d+(?:[.,]\d+)*%?")
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Inc|Ltd)\.$", re.I)
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Inc|Ltd)\.$", re.I)
+_INITIAL = re.compile(r"(?:^|[\s(])[A-Z]\.$")
+"""A name's initial ("decreed by C. E. De Long", "Diederik P. Kingma"): no sentence ends there."""
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“]?[A-Z0-9])")
 MAX_SENTENCE_CHARS = 420
 MAX_ROW_CELLS = 14  # cells of a table row written into an answer
@@ -99,7 +101,7 @@ def split_sentences(text: str) -> list[str]:
     parts = _SENT_SPLIT.split(flat)
     merged: list[str] = []
     for p in parts:
-        if merged and _ABBREV.search(merged[-1]):
+        if merged and (_ABBREV.search(merged[-1]) or (_INITIAL.search(merged[-1]) and p[:1].isupper())):
             merged[-1] = f"{merged[-1]} {p}"
         else:
             merged.append(p)
