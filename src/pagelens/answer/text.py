@@ -251,8 +251,15 @@ def is_mark(cell: str) -> bool:
 def row_label(cells: list[str]) -> str:
     """The naming cells of a table row: the cells with letters that are not tick marks (the first
     three), e.g. "LTR & No NSP", "Texas", "OTSL" in a row led by layer counts."""
-    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c) and to_float(c) is None]
+    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c)
+             and (to_float(c) is None or _NAMING_CODE.match(c))]
     return " ".join(named[:3])
+
+
+_NAMING_CODE = re.compile(r"^[^\dA-Za-z\s]*[A-Za-z][^\s]*$")
+"""A one-word cell that opens with a letter names its row whatever digits it holds: a model term or a
+code ("I(Income^2)", "log(x)2", "Q3"); cells of several words with numbers ("November 1 - 30", "10 g")
+are read as before."""
 
 
 WINDOW_ROOM = 6  # words after the last question term that ``window`` keeps when it can
