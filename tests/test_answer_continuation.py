@@ -107,3 +107,9 @@ def test_a_window_keeps_room_after_the_words_that_name_the_value():
                                              ("10 g", False), ("(0.062)", False)])
 def test_a_one_word_cell_opening_with_a_letter_names_its_row(cell, named):
     assert (tx.row_label([cell, "1.5"]) == cell) is named
+
+
+def test_a_greek_letter_counts_as_its_name():
+    terms = tx.content_terms("Good default settings are α= 0.001, β1 = 0.9 and ε= 10−8.")
+    assert {"alpha", "beta", "epsilon"} <= set(terms)
+    assert "epsilon" in tx.content_terms("What small constant epsilon is added to the denominator?")

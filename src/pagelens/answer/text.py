@@ -64,10 +64,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+_GREEK = {ord(ch): f" {name} " for chars, name in (
+    ("αΑ", "alpha"), ("βΒ", "beta"), ("γΓ", "gamma"), ("δΔ", "delta"), ("εϵΕ", "epsilon"), ("ζ", "zeta"),
+    ("η", "eta"), ("θϑΘ", "theta"), ("κ", "kappa"), ("λΛ", "lambda"), ("ρ", "rho"), ("σΣ", "sigma"), ("τ", "tau"),
+    ("φϕΦ", "phi"), ("χ", "chi"), ("ψΨ", "psi"), ("ωΩ", "omega")) for ch in chars}
+"""Greek letters as the words a question names them by ("what *epsilon* ...": "ε= 10−8")."""
+
+
 def content_terms(text: str) -> list[str]:
-    """Stemmed, lowercased content words and numbers, in order (duplicates kept)."""
+    """Stemmed, lowercased content words and numbers, in order (duplicates kept); a Greek letter counts as
+    its name."""
     out = []
-    for w in words(text):
+    for w in words(text.translate(_GREEK)):
         lw = w.lower().strip("'’-")
         if not lw or lw in STOPWORDS:
             continue
