@@ -47,7 +47,7 @@ from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
 from pagelens.answer import distinct as ds
-from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
+from pagelens.answer.focus import VALUE_KINDS, anchor_names, best_attachment, focus_idf, focus_of
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
@@ -168,6 +168,8 @@ class ExtractiveAnswerer:
         idf = lx.idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
+        if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
+            naming |= _title_terms(cands)
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
             if _unasked_property(c, q_terms):
@@ -340,6 +342,17 @@ class _Cues:
                 self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
+
+
+def _title_terms(cands: Sequence[Candidate]) -> set[str]:
+    """Content terms of the titles the sources' file properties give ("Title: Application for Federal
+    Assistance SF-424"). A question for a value of a titled document ("What is the OMB number of the SF-424
+    application for federal assistance?") names the document by them; the value is labelled by the words of
+    the asked thing, and a title line that repeats the rest of the question answers nothing. (A question
+    for a person or a thing keeps them: the byline stands beside the title it is asked by.)"""
+    return {t for c in cands if c.kind == "field" and c.source_kind == "metadata"
+            and (m := LABEL_VALUE.match(c.text)) and m.group(1).strip().lower() == "title"
+            for t in tx.content_terms(m.group(2))}
 
 
 def _unasked_property(c: Candidate, q_terms: list[str]) -> bool:
