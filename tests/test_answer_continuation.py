@@ -100,7 +100,7 @@ def test_a_window_keeps_room_after_the_words_that_name_the_value():
     text = ("Isolated: boolean - LevelPriority: CL_LevelPriority - NetworkFlowType: CL_NetworkFlowType - "
             "FlowDirection: CL_DirectionFlag - Depth: real - Width: real - Permanency: CL_Permanency")
     terms = set(tx.content_terms("What data type does the FlowDirection attribute of NetworkLinearFlow have?"))
-    assert "CL_DirectionFlag" in tx.window(text, terms, 60)
+    assert "CL_DirectionFlag" in span.window(text, terms, 60)
 
 
 @pytest.mark.parametrize(("cell", "named"), [("I(Income^2)", True), ("Q3", True), ("November 1 - 30", False),

@@ -230,31 +230,31 @@ class ExtractiveAnswerer:
     def _render(self, c: Candidate, question: str, q_terms: list[str], hits: Sequence[SearchHit]) -> str:
         terms = set(q_terms)
         if c.kind == "figtext":
-            caption = tx.window(c.label, terms, 90) if c.label else "Figure"
-            return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
+            caption = span.window(c.label, terms, 90) if c.label else "Figure"
+            return f"{caption} — {span.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind == "sentence":
             focus = focus_of(question)
-            shown = tx.window(span.clause_span(c.text, terms, question, [t for t in focus.terms if t in terms]),
+            shown = span.window(span.clause_span(c.text, terms, question, [t for t in focus.terms if t in terms]),
                               terms, MAX_SNIPPET_CHARS)
             after = span.continuation(shown, c.after, question, focus.kind or sp.answer_type(question), focus.terms)
-            return f"{shown} {tx.window(after, terms, span.CONTINUATION_CHARS)}" if after else shown
+            return f"{shown} {span.window(after, terms, span.CONTINUATION_CHARS)}" if after else shown
         if c.kind != "row" or not c.header:
-            return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
+            return span.window(c.text, terms, MAX_SNIPPET_CHARS)
         col = _asked_column(c, question, q_terms)
         row = c
         asked = tx.ask_part(question) or question  # "the table of the largest cities" does not ask for one
         if col is not None and c.column is None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
             row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(asked))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
-            return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
+            return span.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
             cell = span.cell_span(row.header, row.cells, row.label, col, question)
             if row.column is not None or tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
                 return cell
             # The question names few of the column's words: the row goes with the cell, in case
             # another column was meant.
-            return f"{cell} (row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)})"
-        return f"Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
+            return f"{cell} (row: {span.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)})"
+        return f"Row: {span.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
 
 
 @dataclass

@@ -270,40 +270,6 @@ code ("I(Income^2)", "log(x)2", "Q3"); cells of several words with numbers ("Nov
 are read as before."""
 
 
-WINDOW_ROOM = 6  # words after the last question term that ``window`` keeps when it can
-
-
-def window(text: str, terms: set[str], width: int) -> str:
-    """The ``width``-character stretch of ``text`` (cut at spaces) holding the most distinct
-    ``terms`` (stemmed content words), with "…" where it was cut; ``text`` itself when short enough."""
-    flat = " ".join(text.split())
-    if len(flat) <= width:
-        return flat
-    tokens = flat.split(" ")
-    found = [set(content_terms(t)) & terms for t in tokens]
-    best: tuple[float, int, int, int] = (-1.0, 0, 0, 0)
-    for start in range(len(tokens)):
-        length, end, seen, count, last = 0, start, set(), 0, start
-        while end < len(tokens) and length + len(tokens[end]) + 1 <= width:
-            length += len(tokens[end]) + 1
-            seen |= found[end]
-            count += bool(found[end])
-            last = end if found[end] else last
-            end += 1
-        score = len(seen) + 0.1 * count
-        # Of stretches holding as many of the terms, the one that leaves room after them: the value
-        # follows the words that name it ("FlowDirection: CL_DirectionFlag").
-        room = min(WINDOW_ROOM, end - 1 - last)
-        if (score, room) > best[:2]:
-            best = (score, room, start, end)
-        if end == len(tokens):
-            break
-    _, _, start, end = best
-    lead = "… " if start > 0 else ""
-    tail = " …" if end < len(tokens) else ""
-    return f"{lead}{' '.join(tokens[start:end])}{tail}"
-
-
 # -- labels, columns and rows (the extractive answerer's table reading) --------------------------
 
 def label_score(label: str, q_terms: list[str] | set[str]) -> float:
