@@ -172,7 +172,7 @@ def collect(corpora: list[Corpus], answerer: ExtractiveAnswerer, unseen: list[Pa
                       if (not pooled or p.startswith(f"{c.name}/")) and p != own]
             others = [p for p in others if p not in q.pdfs]
             if q.modality != UNANSWERABLE and others:
-                jobs.append((q, f"swap:{q.id}", others))
+                jobs.append((q, f"swap{'@pool' if pooled else ''}:{q.id}", others))  # its own cache key: other PDFs
         jobs += [(q, f"unseen:{q.id}", None) for q, _ in extra]
         todo = [j for j in jobs if j[1] not in cache]
         if todo:
@@ -183,7 +183,7 @@ def collect(corpora: list[Corpus], answerer: ExtractiveAnswerer, unseen: list[Pa
             hits = [SearchHit.model_validate(h) for h in cache[key]]
             standalone = plan_query(None, q.question, expand=True).standalone
             ev = answerer.evidence(standalone, hits)
-            swapped, extra_q = key.startswith("swap:"), group_of.get(key, "")
+            swapped, extra_q = key.startswith("swap"), group_of.get(key, "")
             answerable = q.modality != UNANSWERABLE
             pdf = name(c, q.pdfs[0])
             if ev is None:
