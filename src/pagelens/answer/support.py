@@ -232,7 +232,9 @@ asked, is found nowhere around the answer, or no name is in the quoted span (``d
 Fit with the cut by ``bench/answer_cv.py`` on the tuning PDFs (every fold chose the same triple): a name or
 count that no source states withholds the answer (0.0); the focus terms are left out (1.0), as pages
 paraphrase them ("ZIP code" for a field called ZIP); so is the span share (1.0), as right answers often have
-a name of the question in the row or paragraph beside their span."""
+a name of the question in the row or paragraph beside their span. Refit on the four development sets pooled
+(``answer_cv.py --pool [--fit-soft]``, 261 questions, 44 unanswerable) the cut, floors and ``SOFT`` gain
+nothing cross-validated over these, so they stay."""
 
 
 def support_score(x: Sequence[float], floors: Sequence[float] = DISTINCT_FLOORS,
