@@ -109,10 +109,49 @@ def test_answers_the_head_count_where_the_release_gives_one(with_facts):
     ("Who wrote the paper?", (), "person"),
     ("In which city is Alphabet's largest European data center located?", (), "place"),  # the kind is no term
     ("What job title does the employee hold?", (), "role"),
+    # a level reached is a quantity, whatever its name: it needs its focus in the span
+    ("What AIC does the negative binomial model reach?", ("aic",), "number"),
+    ("What MAPE did the method achieve on the test data?", ("mape",), "number"),
+    ("What dev accuracy is obtained with 6 layers?", ("dev", "accuraci"), "number"),
+    ("From which survey were the data originally obtained?", ("survey",), ""),  # "which": an instance
+    ("What data type is the port variable?", ("data",), ""),
 ])
 def test_focus_is_the_head_noun_phrase_with_its_modifiers(question, terms, kind):
     focus = focus_of(question)
     assert focus.terms == terms and focus.kind == kind, focus
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory):
+    """A summary of three fitted count models whose AIC and log-likelihood rows are blank for one of them."""
+    root = tmp_path_factory.mktemp("models")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 70), "Count regression models for doctor visits", fontsize=16)
+    page.insert_textbox(pymupdf.Rect(72, 90, 540, 200), "We fit a Poisson model and a negative binomial model to "
+                        "the visits data of the health survey. The negative binomial model allows for overdispersion. "
+                        "Table 1 summarises the fitted models by their coefficients and their log-likelihood.",
+                        fontsize=11)
+    draw_ruled_table(page, [72, 220, 320, 420, 520], 220, 22, [
+        ("", "Poisson", "Quasi-Poisson", "Neg. binomial"), ("(Intercept)", "1.029", "1.029", "0.929"),
+        ("hospital", "0.165", "0.165", "0.218"), ("age", "-0.055", "-0.055", "-0.062"),
+        ("Log-likelihood", "-17971.6", "", "-12170.6"), ("AIC", "35959.2", "", "24359.1")])
+    page.insert_text((72, 360), "Table 1: Fitted count regression models for the visits data.", fontsize=10)
+    doc.save(root / "counts.pdf")
+    doc.close()
+    settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
+    with Pagelens(settings) as app:
+        assert app.ingest([root / "counts.pdf"])[0].status == "indexed"
+        yield app
+
+
+def test_a_level_reached_that_the_model_has_no_cell_for_is_abstained_on(models):
+    ans = models.ask("What AIC does the negative binomial model reach?")
+    assert not ans.abstained and "24359.1" in ans.answer, ans.answer
+    for q in ("What AIC does the quasi-Poisson model reach?",  # not a coefficient of its column
+              "What log-likelihood does the quasi-Poisson model achieve?"):
+        ans = models.ask(q)
+        assert ans.abstained, (q, ans.answer)
 
 
 def test_a_per_unit_weighs_less_than_the_thing_measured():
@@ -163,5 +202,8 @@ def test_dates_count_as_units_and_the_support_score_falls_with_every_missing_sup
     assert base == pytest.approx(0.8)
     for name in sp.SUPPORT_FACTORS:
         lower = sp.support_score(tuple((0.0 if n == name else full[n]) for n in names))
-        assert lower == pytest.approx(base / 2)
+        assert lower == pytest.approx(base * sp.SOFT[sp.SUPPORT_FACTORS.index(name)])
+    no_focus = tuple((0.0 if n == "focus_span" else full[n]) for n in names)
+    assert sp.support_score(no_focus, soft=(0.0, 0.5, 0.5, 0.5)) == 0.0  # a soft factor of its own per support
+    assert sp.support_score(no_focus, soft=(1.0, 0.0, 0.0, 0.0)) == pytest.approx(base)
     assert sp.support_score(tuple((0.0 if n == "dates_found" else full[n]) for n in names)) == 0.0

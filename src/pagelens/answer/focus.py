@@ -84,6 +84,11 @@ QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total numb
                            "earnings sales salary temperature duration length width height weight speed resistance "
                            "perplexity f1 percentage dividend dividends tax charge population efficiency yield".split())
 """Focus words that name a quantity: the question wants a number even without "how many"."""
+ATTAIN = re.compile(r"\b(do|does|did)\b[^?,;]*?\b(reach|achieve|attain|obtain|score)\b|"
+                    r"\b(is|are|was|were)\s+(reached|achieved|attained|obtained)\b", re.I)
+"""What a "what X ..." question says after its focus when X is a level reached ("what AIC does the model
+*reach*", "what MAPE did the method *achieve*", "what accuracy is *obtained*"): X is a quantity even when
+it is no word of ``QUANTITY_WORDS``."""
 _NOUNS = MEASURE_WORDS | QUANTITY_WORDS | CLASS_WORDS  # nouns among text.STOPWORDS ("value", "name", "type")
 TYPE_WORDS: dict[str, str] = {
     "percentag": "percent", "percent": "percent", "proport": "percent", "fraction": "percent", "share": "percent",
@@ -168,8 +173,9 @@ def focus_of(question: str) -> Focus:
     units = ({t for w in words[per + 1:] for t in tx.content_terms(w)}
              - {t for w in words[:per] for t in tx.content_terms(w)})
     heads = [w.lower() for w in words if w.lower() not in _JOINERS]
-    if not kind and heads and (set(heads) & QUANTITY_WORDS):
-        kind = "number"  # "what corrosion rate ...", "what dividend per share ..."
+    attained = wh == "what" and bool(ATTAIN.match(" ".join(toks[i - 1:])))  # the words after the focus
+    if not kind and heads and (set(heads) & QUANTITY_WORDS or attained):
+        kind = "number"  # "what corrosion rate ...", "what dividend per share ...", "what AIC does it reach"
     return Focus(tuple(words), tuple(dict.fromkeys(terms)), kind, tuple(units))
 
 

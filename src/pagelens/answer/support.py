@@ -220,9 +220,10 @@ def dates_found(question: str, terms: set[str], years: Set[str] = frozenset()) -
     return found / len(units)
 
 
-SOFT = 0.5
-"""In the support score a missing support (focus, type, names, conditions) halves the evidence."""
 SUPPORT_FACTORS = ("focus_span", "type_near", "names_found", "conditions")
+SOFT = (0.5, 0.5, 0.5, 0.5)
+"""What is left of the support score when a support of ``SUPPORT_FACTORS`` (focus, type, names, conditions)
+is missing altogether, per factor: 0.5 halves the evidence."""
 DISTINCT = ("distinct_names", "distinct_focus", "distinct_span")
 DISTINCT_FLOORS = (0.0, 1.0, 1.0)
 """What is left of the support score when a distinguishing name/designator/count, or a term of the thing
@@ -231,21 +232,25 @@ asked, is found nowhere around the answer, or no name is in the quoted span (``d
 Fit with the cut by ``bench/answer_cv.py`` on the tuning PDFs (every fold chose the same triple): a name or
 count that no source states withholds the answer (0.0); the focus terms are left out (1.0), as pages
 paraphrase them ("ZIP code" for a field called ZIP); so is the span share (1.0), as right answers often have
-a name of the question in the row or paragraph beside their span."""
+a name of the question in the row or paragraph beside their span. Refit on the four development sets pooled
+(``answer_cv.py --pool [--fit-soft]``, 261 questions, 44 unanswerable) the cut, floors and ``SOFT`` gain
+nothing cross-validated over these, so they stay."""
 
 
-def support_score(x: Sequence[float], floors: Sequence[float] = DISTINCT_FLOORS) -> float:
+def support_score(x: Sequence[float], floors: Sequence[float] = DISTINCT_FLOORS,
+                  soft: Sequence[float] = SOFT) -> float:
     """One score for abstaining (``answer.abstain = "support"``): the evidence score times the share of
-    the question's dates found (a page of another month answers nothing), times ``SOFT + (1 - SOFT) · f``
-    for each support ``f`` in ``SUPPORT_FACTORS``, times ``floor + (1 - floor) · d`` for the three distinct
-    features ``d`` (``DISTINCT``: the question's distinguishing names and focus terms stated by the sources,
-    its names in the quoted span) with their ``floors``. No feature weight is fit: only the cut
-    (``answer.abstain_support``) and the three floors are,
+    the question's dates found (a page of another month answers nothing), times ``soft + (1 - soft) · f``
+    for each support ``f`` in ``SUPPORT_FACTORS`` (``SOFT``: one ``soft`` per factor), times
+    ``floor + (1 - floor) · d`` for the three distinct features ``d`` (``DISTINCT``: the question's
+    distinguishing names and focus terms stated by the sources, its names in the quoted span) with their
+    ``floors``. No feature weight is fit: only the cut
+    (``answer.abstain_support``), the three floors and the four soft factors are,
     by ``bench/answer_cv.py``'s cross-validation over PDFs."""
     f = dict(zip(FEATURES, x, strict=True))
     s = f["score"] * f["dates_found"]
-    for name in SUPPORT_FACTORS:
-        s *= SOFT + (1 - SOFT) * f[name]
+    for name, k in zip(SUPPORT_FACTORS, soft, strict=True):
+        s *= k + (1 - k) * f[name]
     for name, floor in zip(DISTINCT, floors, strict=True):
         s *= floor + (1 - floor) * f[name]
     return s
