@@ -44,6 +44,7 @@ class Candidate:
     absent: bool = False  # a row of a table that lacks the asked row or year (``cells.Cell.absent``)
     gloss: str = ""  # the caption sentence that defines a row's label ("“LTR & No NSP” is trained as ...")
     doc: str = ""  # the file name of its document (a "Form 293" its name holds is said on every page)
+    after: str = ""  # a sentence's next sentence in its chunk (``span.continuation``)
 
 
 def candidates(hit: SearchHit, index: int) -> list[Candidate]:
@@ -89,9 +90,11 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
             out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
     blocks = _blocks(other) if not table_lines else [(" ".join(other), "")]  # a table's caption is a candidate too
-    out.extend(Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")
-               for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b)))
-    return out
+    sentences = [Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")
+                 for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b))]
+    for c, nxt in zip(sentences, sentences[1:]):
+        c.after = nxt.text
+    return out + sentences
 
 
 HEADING_WORDS = 5  # a line of at most this many words without end punctuation is a heading of what follows

@@ -47,7 +47,7 @@ from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate, candidates, extreme_row, marked_rows
 from pagelens.answer.citations import format_citation
 from pagelens.answer import distinct as ds
-from pagelens.answer.focus import anchor_names, best_attachment, focus_idf, focus_of
+from pagelens.answer.focus import VALUE_KINDS, anchor_names, best_attachment, focus_idf, focus_of
 from pagelens.answer import kinds, span
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
@@ -114,7 +114,7 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 23
+EXTRACTIVE_VERSION = 24
 
 
 @dataclass
@@ -168,6 +168,8 @@ class ExtractiveAnswerer:
         idf = lx.idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
+        if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
+            naming |= _title_terms(cands)
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         for c in cands:
             if _unasked_property(c, q_terms):
@@ -228,28 +230,31 @@ class ExtractiveAnswerer:
     def _render(self, c: Candidate, question: str, q_terms: list[str], hits: Sequence[SearchHit]) -> str:
         terms = set(q_terms)
         if c.kind == "figtext":
-            caption = tx.window(c.label, terms, 90) if c.label else "Figure"
-            return f"{caption} — {tx.window(c.text, terms, FIGURE_TEXT_CHARS)}"
+            caption = span.window(c.label, terms, 90) if c.label else "Figure"
+            return f"{caption} — {span.window(c.text, terms, FIGURE_TEXT_CHARS)}"
         if c.kind == "sentence":
-            return tx.window(span.clause_span(c.text, terms, question, [t for t in focus_of(question).terms if t in terms]),
-                             terms, MAX_SNIPPET_CHARS)
+            focus = focus_of(question)
+            shown = span.window(span.clause_span(c.text, terms, question, [t for t in focus.terms if t in terms]),
+                              terms, MAX_SNIPPET_CHARS)
+            after = span.continuation(shown, c.after, question, focus.kind or sp.answer_type(question), focus.terms)
+            return f"{shown} {span.window(after, terms, span.CONTINUATION_CHARS)}" if after else shown
         if c.kind != "row" or not c.header:
-            return tx.window(c.text, terms, MAX_SNIPPET_CHARS)
+            return span.window(c.text, terms, MAX_SNIPPET_CHARS)
         col = _asked_column(c, question, q_terms)
         row = c
         asked = tx.ask_part(question) or question  # "the table of the largest cities" does not ask for one
         if col is not None and c.column is None and (_MIN_Q.search(asked) or _MAX_Q.search(asked)):
             row = extreme_row(c, col, question, hits, bool(_MIN_Q.search(asked))) or c
         elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
-            return tx.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
+            return span.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
         if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
             cell = span.cell_span(row.header, row.cells, row.label, col, question)
             if row.column is not None or tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
                 return cell
             # The question names few of the column's words: the row goes with the cell, in case
             # another column was meant.
-            return f"{cell} (row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)})"
-        return f"Row: {tx.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
+            return f"{cell} (row: {span.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)})"
+        return f"Row: {span.window(tx.row_text(row.header, row.cells), terms, MAX_SNIPPET_CHARS)}"
 
 
 @dataclass
@@ -337,6 +342,17 @@ class _Cues:
                 self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
+
+
+def _title_terms(cands: Sequence[Candidate]) -> set[str]:
+    """Content terms of the titles the sources' file properties give ("Title: Application for Federal
+    Assistance SF-424"). A question for a value of a titled document ("What is the OMB number of the SF-424
+    application for federal assistance?") names the document by them; the value is labelled by the words of
+    the asked thing, and a title line that repeats the rest of the question answers nothing. (A question
+    for a person or a thing keeps them: the byline stands beside the title it is asked by.)"""
+    return {t for c in cands if c.kind == "field" and c.source_kind == "metadata"
+            and (m := LABEL_VALUE.match(c.text)) and m.group(1).strip().lower() == "title"
+            for t in tx.content_terms(m.group(2))}
 
 
 def _unasked_property(c: Candidate, q_terms: list[str]) -> bool:

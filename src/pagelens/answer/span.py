@@ -8,6 +8,7 @@ that carry the answer.
   holding the most question words and, when the question asks for a type of value (a number, a
   date, a name...), a value of that type, or for a reason ("why ..."), a clause that gives one
   ("because", "due to"); "…" marks what was left out.
+* A long snippet is cut to the stretch richest in question words (``window``).
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def _short_label(label: str, cells: list[str]) -> str:
     if len(label) <= MAX_LABEL_CHARS:
         return label
     first = next((c for c in cells if re.search(r"[A-Za-z]", c)), label)
-    return first if len(first) <= MAX_LABEL_CHARS else tx.window(first, set(), MAX_LABEL_CHARS)
+    return first if len(first) <= MAX_LABEL_CHARS else window(first, set(), MAX_LABEL_CHARS)
 
 
 def clauses(text: str) -> list[str]:
@@ -96,10 +97,35 @@ def clause_span(text: str, terms: set[str], question: str, focus: Sequence[str] 
                 best = (score, i, j)
     assert best is not None
     _, i, j = best
+    while j + 1 < len(parts) and parts[j].rstrip().endswith(":"):
+        j += 1  # a clause ending in ":" introduces the next one ("a single outlier: Alaska")
     if i == 0 and j == len(parts) - 1:
         return flat
     span = _rejoin(flat, parts, i, j)
     return f"{'… ' if i > 0 else ''}{span}{' …' if j < len(parts) - 1 else ''}"
+
+
+_BACK_REFERENCE = re.compile(
+    r"^\W*(these|this|they|those|such|both|namely|the\s+(two|three|four|five|latter|former|same))\b", re.I)
+"""A sentence that opens by pointing back at the one before ("These are X and Y.", "The two sections are
+connected with a spring") continues it."""
+CONTINUATION_CHARS = 200  # the next sentence shown after an answer sentence it continues
+
+
+def continuation(shown: str, after: str, question: str, kind: str = "", focus: Sequence[str] = ()) -> str:
+    """The next sentence ``after``, to be quoted after the answer sentence ``shown``, when it continues it:
+    ``shown`` ends in ":" (it introduces what follows), ``after`` opens by pointing back at it, or the
+    question asks for a value of a ``kind`` (``support.answer_type``, ``focus.Focus.kind``) that ``shown``
+    lacks and ``after`` states beside a word of the thing asked (``focus``); "" otherwise."""
+    if not after:
+        return ""
+    if shown.rstrip(" …").endswith(":") or _BACK_REFERENCE.match(after):
+        return after
+    if kind and not sp.has_type(kind, shown, question) and sp.has_type(kind, after, question):
+        terms = set(tx.content_terms(after))
+        if any(t in terms for t in focus):
+            return after
+    return ""
 
 
 def _rejoin(flat: str, parts: list[str], i: int, j: int) -> str:
@@ -107,3 +133,37 @@ def _rejoin(flat: str, parts: list[str], i: int, j: int) -> str:
     start = flat.find(parts[i])
     end = flat.find(parts[j], start) + len(parts[j])
     return flat[start:end].rstrip(" ,;:–—") if start >= 0 and end >= start else " ".join(parts[i : j + 1])
+
+
+WINDOW_ROOM = 6  # words after the last question term that ``window`` keeps when it can
+
+
+def window(text: str, terms: set[str], width: int) -> str:
+    """The ``width``-character stretch of ``text`` (cut at spaces) holding the most distinct
+    ``terms`` (stemmed content words), with "…" where it was cut; ``text`` itself when short enough."""
+    flat = " ".join(text.split())
+    if len(flat) <= width:
+        return flat
+    tokens = flat.split(" ")
+    found = [set(tx.content_terms(t)) & terms for t in tokens]
+    best: tuple[float, int, int, int] = (-1.0, 0, 0, 0)
+    for start in range(len(tokens)):
+        length, end, seen, count, last = 0, start, set(), 0, start
+        while end < len(tokens) and length + len(tokens[end]) + 1 <= width:
+            length += len(tokens[end]) + 1
+            seen |= found[end]
+            count += bool(found[end])
+            last = end if found[end] else last
+            end += 1
+        score = len(seen) + 0.1 * count
+        # Of stretches holding as many of the terms, the one that leaves room after them: the value
+        # follows the words that name it ("FlowDirection: CL_DirectionFlag").
+        room = min(WINDOW_ROOM, end - 1 - last)
+        if (score, room) > best[:2]:
+            best = (score, room, start, end)
+        if end == len(tokens):
+            break
+    _, _, start, end = best
+    lead = "… " if start > 0 else ""
+    tail = " …" if end < len(tokens) else ""
+    return f"{lead}{' '.join(tokens[start:end])}{tail}"

@@ -24,7 +24,9 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’\-]*|\d+(?:[.,]\d+)*%?")
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Inc|Ltd)\.$", re.I)
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Inc|Ltd)\.$", re.I)
+_INITIAL = re.compile(r"(?:^|[\s(])[A-Z]\.$")
+"""A name's initial ("decreed by C. E. De Long", "Diederik P. Kingma"): no sentence ends there."""
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“]?[A-Z0-9])")
 MAX_SENTENCE_CHARS = 420
 MAX_ROW_CELLS = 14  # cells of a table row written into an answer
@@ -62,10 +64,18 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+_GREEK = {ord(ch): f" {name} " for chars, name in (
+    ("αΑ", "alpha"), ("βΒ", "beta"), ("γΓ", "gamma"), ("δΔ", "delta"), ("εϵΕ", "epsilon"), ("ζ", "zeta"),
+    ("η", "eta"), ("θϑΘ", "theta"), ("κ", "kappa"), ("λΛ", "lambda"), ("ρ", "rho"), ("σΣ", "sigma"), ("τ", "tau"),
+    ("φϕΦ", "phi"), ("χ", "chi"), ("ψΨ", "psi"), ("ωΩ", "omega")) for ch in chars}
+"""Greek letters as the words a question names them by ("what *epsilon* ...": "ε= 10−8")."""
+
+
 def content_terms(text: str) -> list[str]:
-    """Stemmed, lowercased content words and numbers, in order (duplicates kept)."""
+    """Stemmed, lowercased content words and numbers, in order (duplicates kept); a Greek letter counts as
+    its name."""
     out = []
-    for w in words(text):
+    for w in words(text.translate(_GREEK)):
         lw = w.lower().strip("'’-")
         if not lw or lw in STOPWORDS:
             continue
@@ -99,7 +109,7 @@ def split_sentences(text: str) -> list[str]:
     parts = _SENT_SPLIT.split(flat)
     merged: list[str] = []
     for p in parts:
-        if merged and _ABBREV.search(merged[-1]):
+        if merged and (_ABBREV.search(merged[-1]) or (_INITIAL.search(merged[-1]) and p[:1].isupper())):
             merged[-1] = f"{merged[-1]} {p}"
         else:
             merged.append(p)
@@ -249,35 +259,15 @@ def is_mark(cell: str) -> bool:
 def row_label(cells: list[str]) -> str:
     """The naming cells of a table row: the cells with letters that are not tick marks (the first
     three), e.g. "LTR & No NSP", "Texas", "OTSL" in a row led by layer counts."""
-    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c) and to_float(c) is None]
+    named = [c for c in cells if re.search(r"[A-Za-z]", c) and not is_mark(c)
+             and (to_float(c) is None or _NAMING_CODE.match(c))]
     return " ".join(named[:3])
 
 
-def window(text: str, terms: set[str], width: int) -> str:
-    """The ``width``-character stretch of ``text`` (cut at spaces) holding the most distinct
-    ``terms`` (stemmed content words), with "…" where it was cut; ``text`` itself when short enough."""
-    flat = " ".join(text.split())
-    if len(flat) <= width:
-        return flat
-    tokens = flat.split(" ")
-    found = [set(content_terms(t)) & terms for t in tokens]
-    best: tuple[float, int, int] = (-1.0, 0, 0)
-    for start in range(len(tokens)):
-        length, end, seen, count = 0, start, set(), 0
-        while end < len(tokens) and length + len(tokens[end]) + 1 <= width:
-            length += len(tokens[end]) + 1
-            seen |= found[end]
-            count += bool(found[end])
-            end += 1
-        score = len(seen) + 0.1 * count
-        if score > best[0]:
-            best = (score, start, end)
-        if end == len(tokens):
-            break
-    _, start, end = best
-    lead = "… " if start > 0 else ""
-    tail = " …" if end < len(tokens) else ""
-    return f"{lead}{' '.join(tokens[start:end])}{tail}"
+_NAMING_CODE = re.compile(r"^[^\dA-Za-z\s]*[A-Za-z][^\s]*$")
+"""A one-word cell that opens with a letter names its row whatever digits it holds: a model term or a
+code ("I(Income^2)", "log(x)2", "Q3"); cells of several words with numbers ("November 1 - 30", "10 g")
+are read as before."""
 
 
 # -- labels, columns and rows (the extractive answerer's table reading) --------------------------
