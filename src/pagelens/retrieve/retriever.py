@@ -52,7 +52,7 @@ from pagelens.retrieve.labels import (
 )
 from pagelens.retrieve import hop, multipart, pagescore
 from pagelens.retrieve.protocol import Mode
-from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
+from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing, designators
 from pagelens.settings import Settings
 from pagelens.vectors import ChannelQuery, ScoredPoint, VectorStore
 
@@ -149,13 +149,15 @@ class Retriever:
             timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         hits = [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
-        if routing is not None and routing.facts:
-            # Issuer, form and period only: title and keyword words are often what the question asks about.
-            # The question's own words, in its order ("Acme's", "second quarter"), not the index's stems.
+        if routing is not None:
+            # Issuer, form and period, and the file name's designators ("DD Form 293"): title and keyword
+            # words are often what the question asks about. The question's own words, in its order
+            # ("Acme's", "second quarter"), not the index's stems.
             words = [(w, tokenize(w)) for w in re.findall(r"[\w'’.&-]+", query)]
             for h in hits:
                 facts = routing.facts.get(h.chunk.doc_id, set())
-                h.doc_terms = [w for w, toks in words if toks and toks[0] in facts]  # "10-K" by "10-k", not "10"
+                named = [w for w, toks in words if toks and toks[0] in facts]  # "10-K" by "10-k", not "10"
+                h.doc_terms = list(dict.fromkeys([*named, *designators(query, h.chunk.doc_name)]))
         return hits
 
     def route(self, query: str) -> Routing:
