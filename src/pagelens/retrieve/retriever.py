@@ -45,7 +45,7 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.ordering import Candidate as _Candidate
 from pagelens.retrieve.ordering import arrange, dedupe
 from pagelens.retrieve.expand import is_short, short_query_weights
-from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
+from pagelens.retrieve.fusion import fuse_ranks, lent_ranks, scoped_ranks
 from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
 from pagelens.retrieve.labels import (
     LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
@@ -266,19 +266,26 @@ class Retriever:
             channel = name[: -len("@route")]
             ranks[channel] = scoped_ranks(ranks.get(channel, {}), ranked, in_scope)
             scores.setdefault(channel, {}).update({cid: scores[name][cid] for cid in ranked})
+        # A channel blind to the named documents (nothing within them) ranks their chunks just past its
+        # own depth (``fusion.lent_ranks``); fused with those places, not shown as the channel's ranks.
+        lent = lent_ranks({n[: -len("@route")]: r for n, r in within.items()}, rs.pool)
+        fused_ranks = {**ranks, **{c: {**ranks.get(c, {}), **r} for c, r in lent.items()}}
         weights = {
             name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
-            for name in ranks
+            for name in fused_ranks
         }
         prior = base.get("route", 1.0) / (rs.rrf_k + 1)  # a first place in a channel of weight "route"
         out = []
-        for f in fuse_ranks(ranks, k=rs.rrf_k, weights=weights):
+        for f in fuse_ranks(fused_ranks, k=rs.rrf_k, weights=weights):
             chunk = chunk_from_payload(payloads[f.id])
             info: dict[str, float] = {}
             for name, ranked in (*ranks.items(), *within.items()):
                 if f.id in ranked:
                     info[name] = scores[name][f.id]
                     info[f"{name}_rank"] = float(ranked[f.id])
+            for name, ranked in lent.items():
+                if f.id in ranked:
+                    info[f"{name}_lent"] = float(ranked[f.id])
             score = f.score
             if routing is not None and chunk.doc_id in routing.strength:
                 info["route"] = routing.strength[chunk.doc_id]
