@@ -24,7 +24,8 @@ ties (``retrieval.page_coverage``, ``pagelens.retrieve.pagescore``), then ordere
 has a place for every document a cross-document question names.
 
 A question that names a numbered element ("Figure 2", "Table 3", "Section 4.1") adds a prior, channel
-``label``, to the chunks that carry that label (``pagelens.retrieve.labels``).
+``label``, to the chunks that carry that label (``pagelens.retrieve.labels``). A question asking what a
+name means lowers the tables of numbers (``pagelens.retrieve.intent.numeric_table``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ from pagelens.retrieve.ordering import Candidate as _Candidate
 from pagelens.retrieve.ordering import arrange, dedupe
 from pagelens.retrieve.expand import is_short, short_query_weights
 from pagelens.retrieve.fusion import fuse_ranks, lent_ranks, scoped_ranks
-from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
+from pagelens.retrieve.intent import MEANING_PENALTY, asks_for_figure, asks_for_meaning, figure_query_weights, numeric_table
 from pagelens.retrieve.labels import (
     LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
 )
@@ -121,6 +122,14 @@ class Retriever:
             known = self.known_docs()
             candidates = [c for c in candidates if c.chunk.doc_id in known]
         candidates = dedupe(candidates)
+        if mode == "hybrid" and asks_for_meaning(query):
+            # A table of numbers gives a name's values, never its meaning ("What does PERSPENK measure?").
+            drop = MEANING_PENALTY / (rs.rrf_k + 1)
+            for c in candidates:
+                if numeric_table(c.chunk.kind, c.chunk.text):
+                    c.fused -= drop
+                    c.channels["fused"] = c.fused
+            candidates.sort(key=lambda c: -c.fused)
         if rerank and self.reranker is not None and candidates:
             timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
             t0 = time.perf_counter()
