@@ -4,6 +4,7 @@ rather than answer words. Over PDFs the test builds with PyMuPDF."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pymupdf
@@ -104,3 +105,41 @@ def test_designators_name_the_document_and_periods_stay_span_words():
                            _hit("acme-10k.pdf", ["Acme", "10-K", "FY2017", "2Q22"])])
     assert {"va", "form", "acm"} <= naming or {"va", "form", "acme"} <= naming
     assert any("0966" in t for t in naming) and not any("2017" in t or "2q22" in t for t in naming)
+
+
+def _form(path: Path, designator: str, omb: str, other: str) -> Path:
+    """A two-page government form: its OMB number once on the cover, its designator on every page and
+    in the lines that say what an OMB control number is."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    lines = [f"{designator} - PLEASE TYPE OR PRINT INFORMATION FOR ALL APPLICABLE ITEMS", f"OMB Control No. {omb}",
+             f"APPLICATION FOR {other}", "An agency may not conduct or sponsor, and a person is not required to "
+             "respond to, a collection of information unless it displays a currently valid OMB control number.",
+             f"{designator}, FEB 2023 SUPERSEDES {designator}, AUG 2018"]
+    for i, line in enumerate(lines):
+        page.insert_textbox(pymupdf.Rect(60, 60 + 60 * i, 540, 110 + 60 * i), line, fontsize=10)
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(60, 60, 540, 400), f"PAGE 2 {designator}\nINSTRUCTIONS FOR COMPLETION OF "
+                        f"{designator}. Valid OMB control numbers are listed on the agency's page.", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_each_part_of_a_two_form_question_is_answered_from_its_own_form(tmp_path: Path):
+    from index_support import ingested_app
+
+    paths = [_form(tmp_path / "xy-form-293.pdf", "XY FORM 293", "0704-0004", "THE REVIEW OF DISCHARGE"),
+             _form(tmp_path / "zq-form-21-0966.pdf", "ZQ FORM 21-0966", "2900-0826", "INTENT TO FILE A CLAIM")]
+    for name in ("river-survey.pdf", "harbor-log.pdf"):
+        write_pdf(tmp_path / name, "The survey records what was seen.", pages=2)
+        paths.append(tmp_path / name)
+    with ingested_app(tmp_path, paths, answer_cache=False) as app:
+        q = "What OMB control numbers do XY Form 293 and ZQ Form 21-0966 carry?"
+        sources = {i + 1: h.chunk.doc_name for i, h in enumerate(app.search(q))}
+        answer = app.ask(q).answer
+    first, _, second = answer.partition("ZQ Form 21-0966")
+    assert first.startswith("XY Form 293:") and second, answer
+    # Each form's part quotes its own form only: the other's pages answer the other part.
+    cited = [{sources[int(n)] for n in re.findall(r"\[(\d+), p\.\d+\]", part)} for part in (first, second)]
+    assert cited == [{"xy-form-293.pdf"}, {"zq-form-21-0966.pdf"}], answer
