@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from pagelens.models import SearchHit
 from pagelens.retrieve.parts import decompose
+from pagelens.retrieve.routing import designators
 
 if TYPE_CHECKING:
     from pagelens.answer.extractive import Evidence, ExtractiveAnswerer
@@ -46,7 +47,7 @@ def answer_by_parts(
     answered: list[tuple[str, "Evidence"]] = []
     missing: list[str] = []
     for part in d.parts:
-        view = _part_view(hits, part.label)
+        view = _own_documents(hits, part.label, _part_view(hits, part.label))
         question_of_part = _value_question(part.text) if part.kind == "range" else part.text
         own = [hits[i] for i in view[:1] if part.label in hits[i].parts]
         ev = answerer.evidence(_unnamed(question_of_part, part.label, own),
@@ -78,6 +79,13 @@ def _part_view(hits: Sequence[SearchHit], label: str) -> list[int]:
     """Indexes of ``hits`` with the part's own evidence (the retriever's ``parts`` label) first."""
     mine = [i for i, h in enumerate(hits) if label in h.parts]
     return mine + [i for i in range(len(hits)) if i not in mine]
+
+
+def _own_documents(hits: Sequence[SearchHit], label: str, view: list[int]) -> list[int]:
+    """``view`` kept to the documents the part's label designates ("DD Form 293" of dd-form-293.pdf:
+    ``routing.designators``), when it designates any: the other part's form is no source for this one."""
+    own = [i for i in view if designators(label, hits[i].chunk.doc_name)]
+    return own or view
 
 
 def _unnamed(question: str, label: str, own: Sequence[SearchHit]) -> str:

@@ -149,14 +149,16 @@ def coverage(q_terms: Sequence[str], idf: dict[str, float], terms: set[str]) -> 
     return got / total if total else 0.0
 
 
-_FORM_CODE = re.compile(r"\d{1,2}-?[A-Za-z]{1,3}")  # "10-K", "8-K", "20-F": a form, not a period
+_PERIOD = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)|^'?\d\d$|^(?:[1-4][QH]\d*|[QH][1-4]\d*|FY\S*)$", re.I)
+"""A period: a year ("2017", "FY2017", "'22"), a quarter or half ("2Q22", "Q3", "H1")."""
 
 
 def naming_terms(hits: Sequence[SearchHit]) -> set[str]:
-    """Content terms of the issuer and form words that name the hits' documents (``SearchHit.doc_terms``:
-    "Acme's", "10-K"): they say which document, never which span, so a cover line that repeats them is
-    no answer. Periods are left out of them: a release's "2Q22" is also the column asked for."""
-    words = [w for h in hits for w in h.doc_terms if not any(ch.isdigit() for ch in w) or _FORM_CODE.fullmatch(w)]
+    """Content terms of the issuer, form and designator words that name the hits' documents
+    (``SearchHit.doc_terms``: "Acme's", "10-K", "VA Form 21-0966"): they say which document, never which
+    span, so a cover line that repeats them is no answer. Periods are left out of them: a release's
+    "2Q22" is also the column asked for."""
+    words = [w for h in hits for w in h.doc_terms if not (any(ch.isdigit() for ch in w) and _PERIOD.search(w))]
     return set(tx.content_terms(" ".join(words)))
 
 

@@ -119,3 +119,24 @@ def scoped_ranks(
     out = {doc: rank for doc, rank in over_all.items() if not in_scope(doc)}
     out.update(within)
     return out
+
+
+def lent_ranks(
+    within: Mapping[str, Mapping[str, int]], depth: int, channels: Sequence[str] = ("dense", "sparse"),
+) -> dict[str, dict[str, int]]:
+    """Places lent between ``channels`` searched within the named documents (``{channel: {id: rank}}``,
+    the searches within of :func:`scoped_ranks`, each ``depth`` deep). A channel that returns nothing at
+    all within them, where another of them does, cannot see those documents (BM25 with the question's
+    English words over a Portuguese bill, over a scan without text). Fusion would count their chunks
+    as last in it, worth nothing, so a named document that one channel alone can find loses to any page
+    of another document that both channels found, the name notwithstanding. The blind channel does not
+    know where they belong; they take the places just past its depth, in the other channel's order
+    (``depth + rank``): never ahead of anything the channel did rank, yet not nowhere. (Lending the
+    other channel's ranks as they are, as though both had agreed, lifts the named document past pages
+    the blind channel ranked, and cost a page at rank 1 elsewhere.) A channel that finds any of the
+    named documents has said something of the others and lends nothing. Returns ``{channel: {id:
+    place}}`` to add to each blind channel."""
+    seeing = [c for c in channels if within.get(c)]
+    if not seeing:
+        return {}
+    return {c: {i: depth + r for i, r in within[seeing[0]].items()} for c in channels if c in within and not within[c]}

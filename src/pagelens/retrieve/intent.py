@@ -1,4 +1,6 @@
-"""Questions that say they are about a figure: the figure channels count more.
+"""Questions that say what kind of element answers them.
+
+A question about a figure: the figure channels count more.
 
 "In the chart of Figure 1 ...", "On the map ...", "In the diagram of ...": the question names the kind
 of element that answers it. The figure channels (``caption``: captions, labels and text drawn in
@@ -10,12 +12,19 @@ of the dev PDFs (``bench/rank_study.py``): boosts of 1.5 to 2.9 gave the same ra
 figure question less); 2.0 sits inside that range. Words that name a figure as often as something else
 in papers and articles ("graph neural network", "image classification", "the plot of the film") are
 left out.
+
+A question asking what a name means ("What does the variable PERSPENK measure?", "What does NID stand
+for?"): a table of numbers that has the name as a column (a printout of a data frame's first rows)
+gives its values, never its meaning, and loses ``MEANING_PENALTY`` (:func:`numeric_table`); the text
+that defines it (a codebook, a glossary, which may be a table of words) keeps its place.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+
+from pagelens.ingest.table_values import is_numeric
 
 FIGURE_BOOST = 2.0
 FIGURE_CHANNELS = ("caption", "image")
@@ -38,3 +47,35 @@ def figure_query_weights(weights: Mapping[str, float]) -> dict[str, float]:
         if channel in out:
             out[channel] = out[channel] * FIGURE_BOOST
     return out
+
+
+# "What does PERSPENK measure?", "What does NID stand for?", "What is meant by ...?": the meaning of a name.
+_MEANING = re.compile(
+    r"\bwhat\s+(?:does|do|did)\s+.+?\s+(?:stand\s+for|mean|measure|represent|denote|refer\s+to|signify)\b"
+    r"|\bwhat\s+is\s+meant\s+by\b|\bmeaning\s+of\b|\bdefinition\s+of\b",
+    re.IGNORECASE,
+)
+NUMERIC_SHARE = 0.8
+"""A table whose body cells are at least this share numbers states values, not meanings."""
+MEANING_PENALTY = 0.5
+"""What a table of numbers loses for a question asking what a name means: half a first place in a
+weight-1 channel (the page-coverage bonus's scale), so it drops below a near tie and keeps a clear win."""
+
+
+def asks_for_meaning(query: str) -> bool:
+    """True when the question asks what a name means, measures or stands for."""
+    return _MEANING.search(query) is not None
+
+
+def numeric_table(kind: str, text: str) -> bool:
+    """A table chunk (markdown) whose body cells, past the header separator, are nearly all numbers (a
+    printout of a data frame's rows, a table of results): it gives a variable's values, never its
+    meaning. Empty and elided ("...") cells do not count."""
+    if kind not in ("table", "table_rows"):
+        return False
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip().startswith("|")]
+    sep = next((i for i, ln in enumerate(lines) if set(ln) <= set("|-: ")), None)
+    body = lines[sep + 1:] if sep is not None else lines[1:]
+    cells = [c.strip() for ln in body for c in ln.strip("|").split("|")]
+    cells = [c for c in cells if c and c not in ("...", "…")]
+    return len(cells) >= 4 and sum(is_numeric(c) for c in cells) >= NUMERIC_SHARE * len(cells)

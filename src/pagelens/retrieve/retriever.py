@@ -24,7 +24,8 @@ ties (``retrieval.page_coverage``, ``pagelens.retrieve.pagescore``), then ordere
 has a place for every document a cross-document question names.
 
 A question that names a numbered element ("Figure 2", "Table 3", "Section 4.1") adds a prior, channel
-``label``, to the chunks that carry that label (``pagelens.retrieve.labels``).
+``label``, to the chunks that carry that label (``pagelens.retrieve.labels``). A question asking what a
+name means lowers the tables of numbers (``pagelens.retrieve.intent.numeric_table``).
 """
 
 from __future__ import annotations
@@ -45,14 +46,14 @@ from pagelens.retrieve.diversity import cover_documents, merge_pages
 from pagelens.retrieve.ordering import Candidate as _Candidate
 from pagelens.retrieve.ordering import arrange, dedupe
 from pagelens.retrieve.expand import is_short, short_query_weights
-from pagelens.retrieve.fusion import fuse_ranks, scoped_ranks
-from pagelens.retrieve.intent import asks_for_figure, figure_query_weights
+from pagelens.retrieve.fusion import fuse_ranks, lent_ranks, scoped_ranks
+from pagelens.retrieve.intent import MEANING_PENALTY, asks_for_figure, asks_for_meaning, figure_query_weights, numeric_table
 from pagelens.retrieve.labels import (
     LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
 )
 from pagelens.retrieve import hop, multipart, pagescore
 from pagelens.retrieve.protocol import Mode
-from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing
+from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing, designators
 from pagelens.settings import Settings
 from pagelens.vectors import ChannelQuery, ScoredPoint, VectorStore
 
@@ -121,6 +122,14 @@ class Retriever:
             known = self.known_docs()
             candidates = [c for c in candidates if c.chunk.doc_id in known]
         candidates = dedupe(candidates)
+        if mode == "hybrid" and asks_for_meaning(query):
+            # A table of numbers gives a name's values, never its meaning ("What does PERSPENK measure?").
+            drop = MEANING_PENALTY / (rs.rrf_k + 1)
+            for c in candidates:
+                if numeric_table(c.chunk.kind, c.chunk.text):
+                    c.fused -= drop
+                    c.channels["fused"] = c.fused
+            candidates.sort(key=lambda c: -c.fused)
         if rerank and self.reranker is not None and candidates:
             timings["fuse"] = timings.get("fuse", 0.0) + _ms(t0)
             t0 = time.perf_counter()
@@ -149,13 +158,15 @@ class Retriever:
             timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         hits = [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
-        if routing is not None and routing.facts:
-            # Issuer, form and period only: title and keyword words are often what the question asks about.
-            # The question's own words, in its order ("Acme's", "second quarter"), not the index's stems.
+        if routing is not None:
+            # Issuer, form and period, and the file name's designators ("DD Form 293"): title and keyword
+            # words are often what the question asks about. The question's own words, in its order
+            # ("Acme's", "second quarter"), not the index's stems.
             words = [(w, tokenize(w)) for w in re.findall(r"[\w'’.&-]+", query)]
             for h in hits:
                 facts = routing.facts.get(h.chunk.doc_id, set())
-                h.doc_terms = [w for w, toks in words if toks and toks[0] in facts]  # "10-K" by "10-k", not "10"
+                named = [w for w, toks in words if toks and toks[0] in facts]  # "10-K" by "10-k", not "10"
+                h.doc_terms = list(dict.fromkeys([*named, *designators(query, h.chunk.doc_name)]))
         return hits
 
     def route(self, query: str) -> Routing:
@@ -264,19 +275,26 @@ class Retriever:
             channel = name[: -len("@route")]
             ranks[channel] = scoped_ranks(ranks.get(channel, {}), ranked, in_scope)
             scores.setdefault(channel, {}).update({cid: scores[name][cid] for cid in ranked})
+        # A channel blind to the named documents (nothing within them) ranks their chunks just past its
+        # own depth (``fusion.lent_ranks``); fused with those places, not shown as the channel's ranks.
+        lent = lent_ranks({n[: -len("@route")]: r for n, r in within.items()}, rs.pool)
+        fused_ranks = {**ranks, **{c: {**ranks.get(c, {}), **r} for c, r in lent.items()}}
         weights = {
             name: base.get(name.split("#")[0], 1.0) * (rs.extra_query_weight if "#" in name else 1.0)
-            for name in ranks
+            for name in fused_ranks
         }
         prior = base.get("route", 1.0) / (rs.rrf_k + 1)  # a first place in a channel of weight "route"
         out = []
-        for f in fuse_ranks(ranks, k=rs.rrf_k, weights=weights):
+        for f in fuse_ranks(fused_ranks, k=rs.rrf_k, weights=weights):
             chunk = chunk_from_payload(payloads[f.id])
             info: dict[str, float] = {}
             for name, ranked in (*ranks.items(), *within.items()):
                 if f.id in ranked:
                     info[name] = scores[name][f.id]
                     info[f"{name}_rank"] = float(ranked[f.id])
+            for name, ranked in lent.items():
+                if f.id in ranked:
+                    info[f"{name}_lent"] = float(ranked[f.id])
             score = f.score
             if routing is not None and chunk.doc_id in routing.strength:
                 info["route"] = routing.strength[chunk.doc_id]

@@ -250,6 +250,35 @@ def joined_names(query: str) -> list[str]:
     return out
 
 
+_NAME_PART = re.compile(r"[^\W_]+(?:\.\d+)*")  # "va", "21", "0966"; "3.11" is one part
+
+
+def _parts(text: str) -> list[str]:
+    return [p.lower() for p in _NAME_PART.findall(text)]
+
+
+def designators(query: str, doc_name: str) -> list[str]:
+    """The question's words that repeat a *designator* of the document's file name: two or more
+    consecutive parts of the name, one with a digit and one without ("DD Form 293" of dd-form-293.pdf,
+    "VA Form 21-0966" of va-form-21-0966.pdf, "Python 3.11"), written consecutively in the question.
+    They say which document, never what answers: a line that merely repeats them ("PAGE 2 VA FORM
+    21-0966") is no answer. A file name's words without a number ("electricity-bill") are often its
+    topic, what the question asks about, and are not designators."""
+    name = _parts(doc_name.rsplit(".", 1)[0] if doc_name.lower().endswith(".pdf") else doc_name)
+    words = re.findall(r"\S+", query)
+    seq = [(p, i) for i, w in enumerate(words) for p in _parts(w)]  # parts with the word they are in
+    out: set[int] = set()
+    for a in range(len(seq)):
+        for b in range(len(name)):
+            n = 0
+            while a + n < len(seq) and b + n < len(name) and seq[a + n][0] == name[b + n]:
+                n += 1
+            run = [p for p, _ in seq[a:a + n]]
+            if n >= 2 and any(any(ch.isdigit() for ch in p) for p in run) and any(p.isalpha() for p in run):
+                out.update(i for _, i in seq[a:a + n])
+    return [words[i].strip("?,.;:!()\"'“”") for i in sorted(out)]
+
+
 class DocRouter:
     """Scores the profiles of one index for a question (two engine calls)."""
 
