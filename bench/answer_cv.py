@@ -345,6 +345,26 @@ def _head(modes: tuple[str, ...]) -> str:
     return f"{top}\n{sub}"
 
 
+Decisions = dict[str, list[tuple[Row, bool]]]  # mode -> every scored row with that mode's decision (True: abstain)
+
+
+def _cross_validate(rows: list[Row], folds: list[list[str]], settings: AnswerSettings, final: str,
+                    modes: tuple[str, ...], label: Callable[[int, list[str], SupportFit], str]) -> Decisions:
+    """Each fold scored by every mode fit on the other folds' rows (one line per fold, named by
+    ``label(index, fold, support fit)``); returns every row with each mode's decision on it."""
+    pooled: dict[str, list[tuple[Row, bool]]] = {m: [] for m in modes}
+    for i, fold in enumerate(folds):
+        train = [r for r in rows if r.pdf not in fold]
+        test = [r for r in rows if r.pdf in fold]
+        cal, cut = calibrate(train)
+        s_fit = support_fit(train)
+        deciders = _deciders(settings, cal, cut, final, rules_cut(train), s_fit)
+        for m, d in zip(modes, deciders):
+            pooled[m] += [(r, d(r)) for r in test]
+        print(_line(label(i, fold, s_fit), {m: score(test, d) for m, d in zip(modes, deciders)}))
+    return pooled
+
+
 def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
     unseen = {name: [r for r in rows if r.unseen == name] for name in dict.fromkeys(r.unseen for r in rows if r.unseen)}
     rows = [r for r in rows if not r.unseen]
@@ -354,17 +374,9 @@ def report(rows: list[Row], settings: AnswerSettings, final: str) -> None:
     modes = (*MODES, f"final={final}")
     print(f"{len(pdfs)} PDFs; held aside ({len(aside)}): {', '.join(aside)}\n")
     print(_head(modes))
-    pooled: dict[str, list[tuple[Row, bool]]] = {m: [] for m in modes}
-    for i, fold in enumerate(folds):
-        train = [r for r in rows if r.pdf in tuning and r.pdf not in fold]
-        test = [r for r in rows if r.pdf in fold]
-        cal, cut = calibrate(train)
-        s_fit = support_fit(train)
-        deciders = _deciders(settings, cal, cut, final, rules_cut(train), s_fit)
-        for m, d in zip(modes, deciders):
-            pooled[m] += [(r, d(r)) for r in test]
-        print(_line(f"fold {i + 1} ({_fit_str(s_fit)}): {', '.join(p.removesuffix('.pdf')[:9] for p in fold)}",
-                    {m: score(test, d) for m, d in zip(modes, deciders)}))
+    pooled = _cross_validate([r for r in rows if r.pdf in tuning], folds, settings, final, modes,
+                             lambda i, fold, fit: f"fold {i + 1} ({_fit_str(fit)}): "
+                             f"{', '.join(p.removesuffix('.pdf')[:9] for p in fold)}")
     cv = {m: _pooled(pooled[m]) for m in modes}
     print(_line("tuning half, cross-validated", cv))
     cal, cut = calibrate([r for r in rows if r.pdf in tuning])
@@ -391,17 +403,8 @@ def report_pooled(rows: list[Row], settings: AnswerSettings, final: str) -> None
     sets = list(dict.fromkeys(r.corpus for r in rows))
     print(f"{len({r.pdf for r in rows})} PDFs in {len(sets)} sets ({', '.join(sets)}), {FOLDS} folds\n")
     print(_head(modes))
-    pooled: dict[str, list[tuple[Row, bool]]] = {m: [] for m in modes}
-    for i, fold in enumerate(folds):
-        train = [r for r in rows if r.pdf not in fold]
-        test = [r for r in rows if r.pdf in fold]
-        cal, cut = calibrate(train)
-        s_fit = support_fit(train)
-        deciders = _deciders(settings, cal, cut, final, rules_cut(train), s_fit)
-        for m, d in zip(modes, deciders):
-            pooled[m] += [(r, d(r)) for r in test]
-        print(_line(f"fold {i + 1} ({len(fold)} PDFs) {_fit_str(s_fit)}",
-                    {m: score(test, d) for m, d in zip(modes, deciders)}))
+    pooled = _cross_validate(rows, folds, settings, final, modes,
+                             lambda i, fold, fit: f"fold {i + 1} ({len(fold)} PDFs) {_fit_str(fit)}")
     for name in sets:
         print(_line(f"{name}, cross-validated", {m: _pooled([p for p in pooled[m] if p[0].corpus == name])
                                                   for m in modes}))

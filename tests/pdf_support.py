@@ -36,6 +36,22 @@ def draw_ruled_table(page: pymupdf.Page, x: list[float], y0: float, h: float, ce
         page.draw_line((xi, y0), (xi, y0 + len(cells) * h), width=width)
 
 
+def headed_pages(path: Path, pages: list[str], width: float = 612, height: float = 792, margin: float = 72,
+                 title_size: float = 16) -> Path:
+    """One page per entry of ``pages``: its first line as the page's heading, the rest as body text
+    (``width`` x ``height`` points: a letter page by default, a slide with 360 x 270)."""
+    doc = pymupdf.open()
+    for text in pages:
+        page = doc.new_page(width=width, height=height)
+        title, _, body = text.partition("\n")
+        page.insert_text((margin, margin + title_size), title, fontsize=title_size)
+        page.insert_textbox(pymupdf.Rect(margin, margin + title_size + 20, width - margin, height - margin), body,
+                            fontsize=11)
+    doc.save(path)
+    doc.close()
+    return path
+
+
 def titled_pdf(path: Path, title: str, pages: list[str], table: tuple[int, str, list[tuple[str, ...]]] | None = None) -> None:
     """A document titled ``title`` (metadata and a heading on page 1): one page of prose per entry of
     ``pages``; ``table`` = (page index, caption, rows) draws a ruled table with its caption below it."""

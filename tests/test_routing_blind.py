@@ -17,7 +17,7 @@ from pagelens.retrieve.fusion import lent_ranks
 from pagelens.retrieve.retriever import Retriever
 from pagelens.retrieve.routing import designators
 from index_support import built_index
-from pdf_support import write_pdf
+from pdf_support import headed_pages, write_pdf
 
 BILL = "electricity-bill-sp.pdf"
 BILL_LINES = [
@@ -42,25 +42,13 @@ def _bill(path: Path) -> Path:
     return path
 
 
-def _pages(path: Path, pages: list[str]) -> Path:
-    doc = pymupdf.open()
-    for text in pages:
-        page = doc.new_page()
-        title, _, body = text.partition("\n")
-        page.insert_text((72, 80), title, fontsize=16)
-        page.insert_textbox(pymupdf.Rect(72, 100, 540, 400), body, fontsize=11)
-    doc.save(path)
-    doc.close()
-    return path
-
-
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("blind")
     others = [root / "river-survey.pdf", root / "harbor-log.pdf"]
     for path in others:
         write_pdf(path, f"The {path.stem.replace('-', ' ')} records what was seen.", pages=2)
-    with built_index(root / "home", [_bill(root / BILL), _pages(root / GUIDE[0], GUIDE[1]), *others]) as b:
+    with built_index(root / "home", [_bill(root / BILL), headed_pages(root / GUIDE[0], GUIDE[1]), *others]) as b:
         yield b.settings, b.store, b.embedder, b.ids
 
 

@@ -18,6 +18,7 @@ from pagelens.retrieve.routing import joined_names
 from pagelens.settings import Settings
 from pagelens.store.images import ImageStore
 from index_support import built_index
+from pdf_support import headed_pages
 
 # (file name, capital expenditures $M, interest expense $M)
 FILINGS = [
@@ -61,22 +62,10 @@ def _filing(path: Path, capex: int, interest: float) -> Path:
     return path
 
 
-def _deck(path: Path, slides: list[str]) -> Path:
-    doc = pymupdf.open()
-    for text in slides:
-        page = doc.new_page(width=360, height=270)
-        title, _, body = text.partition("\n")
-        page.insert_text((20, 40), title, fontsize=18)
-        page.insert_textbox(pymupdf.Rect(20, 60, 340, 250), body, fontsize=11)
-    doc.save(path)
-    doc.close()
-    return path
-
-
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("named")
-    paths = [_filing(root / n, c, i) for n, c, i in FILINGS] + [_deck(root / DECK[0], DECK[1])]
+    paths = [_filing(root / n, c, i) for n, c, i in FILINGS] + [headed_pages(root / DECK[0], DECK[1], width=360, height=270, margin=20, title_size=18)]
     with built_index(root / "home", paths) as b:
         yield b.settings, b.store, b.embedder, b.ids, b.catalog
 
