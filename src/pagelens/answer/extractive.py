@@ -179,10 +179,9 @@ class ExtractiveAnswerer:
             c.lexical = lx.coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
-            # Ranked by the words it states itself (``lx.stated_coverage``) and the asked thing's words among
-            # them; its score (what the abstention weighs) stays that of all the words it is scored with.
-            stated = lx.stated_coverage(span_terms, idf, c) + FOCUS_STATED_WEIGHT * lx.coverage(asked_terms, idf, c.text)
-            c.shift = W_LEXICAL * (stated - c.lexical) * c.factor
+            # Ranked by the words it states itself and the asked thing's among them; the score abstention weighs is not.
+            c.shift = W_LEXICAL * (lx.stated_coverage(span_terms, idf, c) - c.lexical
+                                   + FOCUS_STATED_WEIGHT * lx.coverage(asked_terms, idf, c.text)) * c.factor
         asked = tx.ask_part(question) or question
         read_tables(question, q_terms, focus, cands, bool(_MIN_Q.search(asked) or _MAX_Q.search(asked)))
         # Only the candidates that look promising without meaning get embedded (one batch).
@@ -195,9 +194,7 @@ class ExtractiveAnswerer:
         best = pool[0]
         chosen = [best]
         for c in pool[1:]:
-            if len(chosen) >= MAX_SNIPPETS:
-                break
-            if c.score < SECOND_SNIPPET_RATIO * best.score:  # further snippets need the evidence, not only the rank
+            if len(chosen) >= MAX_SNIPPETS or c.score < SECOND_SNIPPET_RATIO * best.score:  # the evidence, not the rank
                 continue
             if best.column is not None and c.source == best.source and c.header == best.header:
                 continue  # the table's named cell answers: its neighbours are not the answer
