@@ -66,6 +66,7 @@ FOCUS_STATED_WEIGHT = 0.1  # lexical weight of the asked thing's words (``Focus.
 NUMBER_MATCH_BONUS = 0.10  # per question number found in the candidate (table rows: "6 layers, 768")
 SOURCES_USED = 6  # top sources split into candidates
 EMBED_CANDIDATES = 10  # candidates (by words + rank) that get embedded
+EMBED_WORDIEST = 2  # ... and the candidates richest in the question's words among the rest (a lower-ranked source)
 EMBED_WORDS = 24  # words of a candidate that are embedded (short inputs keep the batch fast)
 ROW_LABEL_BONUS = 0.12  # a table row whose label the question names ("10 g", "Texas", "BERT-Large")
 FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
@@ -186,6 +187,7 @@ class ExtractiveAnswerer:
         read_tables(question, q_terms, focus, cands, bool(_MIN_Q.search(asked) or _MAX_Q.search(asked)))
         # Only the candidates that look promising without meaning get embedded (one batch).
         pool = sorted(cands, key=lambda c: -(c.score + c.shift))[:EMBED_CANDIDATES]
+        pool += sorted((c for c in cands if c not in pool), key=lambda c: -c.lexical - c.shift / W_LEXICAL)[:EMBED_WORDIEST]
         sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
         for c, sim in zip(pool, sims):
             c.semantic = max(0.0, sim)
