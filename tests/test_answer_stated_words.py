@@ -97,3 +97,32 @@ def test_a_row_that_states_the_question_words_itself_loses_nothing(chunks):
     row = next(c for c in cands if c.kind == "row" and c.text.startswith("Ferries"))
     full = lx.coverage(q, idf, row.match_text)
     assert full > 0 and lx.stated_coverage(q, idf, row) == pytest.approx(full)
+
+
+def _two_pages(path: Path, first: str, second: str) -> Path:
+    doc = pymupdf.open()
+    for text in (first, second):
+        doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 540, 300), text, fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+@pytest.mark.parametrize("wordiest", [0, 2])
+def test_the_candidate_richest_in_the_question_words_gets_its_meaning_compared(tmp_path, minilm, monkeypatch, wordiest):
+    # The dated line of the first source outranks the wordier line of the second before meaning is
+    # compared (a "when" question); with one embedded candidate by rank, the wordiest one is embedded too.
+    pdf = _two_pages(tmp_path / "log.pdf", "On 12 March 2021 the harbour pilot logged arrivals.",
+                     "The harbour pilot logged the winter storm arrivals in the east basin.")
+    first, second = pdf_chunks(pdf, [1, 2])
+    got = []
+    real = ex.candidates
+    monkeypatch.setattr(ex, "candidates", lambda h, i: (lambda out: (got.extend(out), out)[1])(real(h, i)))
+    monkeypatch.setattr(ex, "EMBED_CANDIDATES", 1)
+    monkeypatch.setattr(ex, "EMBED_WORDIEST", wordiest)
+    ExtractiveAnswerer(AnswerSettings(), minilm).evidence("When did the harbour pilot log the winter storm arrivals?",
+                                                          [hit(first, 1), hit(second, 2)])
+    dated = next(c for c in got if "12 March" in c.text)
+    wordy = next(c for c in got if "storm" in c.text)
+    assert wordy.lexical > dated.lexical and dated.semantic > 0
+    assert (wordy.semantic > 0) == bool(wordiest)
