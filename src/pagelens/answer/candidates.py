@@ -36,6 +36,7 @@ class Candidate:
     source_kind: str = ""  # the chunk kind it came from
     score: float = 0.0
     lexical: float = 0.0
+    shift: float = 0.0  # what ranks it apart from its score: the words it only inherits weigh less (``lexical``)
     semantic: float = 0.0
     bonus: float = 0.0
     factor: float = 1.0

@@ -62,9 +62,11 @@ W_LEXICAL = 0.40
 W_RANK = 0.15
 # Multipliers for answer-type cues.
 NUMERIC_MISSING_PENALTY = 0.75  # a numeric question, a candidate with no new number
+FOCUS_STATED_WEIGHT = 0.1  # lexical weight of the asked thing's words (``Focus.terms``) the candidate states itself
 NUMBER_MATCH_BONUS = 0.10  # per question number found in the candidate (table rows: "6 layers, 768")
 SOURCES_USED = 6  # top sources split into candidates
 EMBED_CANDIDATES = 10  # candidates (by words + rank) that get embedded
+EMBED_WORDIEST = 2  # ... and the candidates richest in the question's words among the rest (a lower-ranked source)
 EMBED_WORDS = 24  # words of a candidate that are embedded (short inputs keep the batch fast)
 ROW_LABEL_BONUS = 0.12  # a table row whose label the question names ("10 g", "Texas", "BERT-Large")
 FIELD_LABEL_BONUS = 0.15  # a "label: value" line whose label the question asks for ("authors", "city")
@@ -114,7 +116,7 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 25
+EXTRACTIVE_VERSION = 26
 
 
 @dataclass
@@ -171,26 +173,31 @@ class ExtractiveAnswerer:
         if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
             naming |= _title_terms(cands)
         span_terms = [t for t in q_terms if t not in naming] or q_terms
+        asked_terms = [t for t in focus.terms if t in span_terms]  # the asked thing's words ("reporting agencies")
         for c in cands:
             if _unasked_property(c, q_terms):
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = lx.coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
+            # Ranked by the words it states itself and the asked thing's among them; the score abstention weighs is not.
+            c.shift = W_LEXICAL * (lx.stated_coverage(span_terms, idf, c) - c.lexical
+                                   + FOCUS_STATED_WEIGHT * lx.coverage(asked_terms, idf, c.text)) * c.factor
         asked = tx.ask_part(question) or question
         read_tables(question, q_terms, focus, cands, bool(_MIN_Q.search(asked) or _MAX_Q.search(asked)))
         # Only the candidates that look promising without meaning get embedded (one batch).
-        pool = sorted(cands, key=lambda c: -c.score)[:EMBED_CANDIDATES]
+        pool = sorted(cands, key=lambda c: -(c.score + c.shift))[:EMBED_CANDIDATES]
+        pool += sorted((c for c in cands if c not in pool), key=lambda c: -c.lexical - c.shift / W_LEXICAL)[:EMBED_WORDIEST]
         sims = self._similarities(question, [" ".join(c.match_text.split()[:EMBED_WORDS]) for c in pool])
         for c, sim in zip(pool, sims):
             c.semantic = max(0.0, sim)
             c.score = min(1.0, c.score + W_SEMANTIC * c.semantic * c.factor)
-        pool.sort(key=lambda c: (-c.score, -c.semantic))  # a tie at the cap (1.0) goes to the closer meaning
+        pool.sort(key=lambda c: (-min(1.0, c.score + c.shift), -c.semantic))  # a tie at the cap (1.0) goes to the closer meaning
         best = pool[0]
         chosen = [best]
         for c in pool[1:]:
-            if len(chosen) >= MAX_SNIPPETS or c.score < SECOND_SNIPPET_RATIO * best.score:
-                break
+            if len(chosen) >= MAX_SNIPPETS or c.score < SECOND_SNIPPET_RATIO * best.score:  # the evidence, not the rank
+                continue
             if best.column is not None and c.source == best.source and c.header == best.header:
                 continue  # the table's named cell answers: its neighbours are not the answer
             if not any(_overlaps(c, o) for o in chosen):
@@ -201,7 +208,7 @@ class ExtractiveAnswerer:
             if part in parts or (parts and sum(len(p) + 1 for p in parts) + len(part) > MAX_ANSWER_CHARS):
                 continue
             parts.append(part)
-        rival = next((c.score for c in pool[1:] if c.source != best.source), 0.0)
+        rival = max((c.score for c in pool[1:] if c.source != best.source), default=0.0)  # (ranked apart from score)
         features, flags = _support(question, q_terms, idf, top, best, best.score - rival)
         quoted = [(c, _asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
         docs = [h.chunk.doc_name for h in top]

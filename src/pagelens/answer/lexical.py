@@ -45,3 +45,20 @@ def with_synonyms(q_terms: list[str]) -> set[str]:
     for t in q_terms:
         out |= FIELD_SYNONYMS.get(t, set())
     return out
+
+
+# Words a candidate only inherits from its context (a table row's caption, a list item's heading, a form
+# line's document name) count this much of the words it states itself: a caption that
+# repeats the question lends every row of its table the same words, which say which table, not which row.
+INHERITED_WEIGHT = 0.5
+
+
+def stated_coverage(q_terms: list[str], idf: dict[str, float], c: Candidate) -> float:
+    """``coverage`` of ``c.match_text``, with the question's words that only its inherited context holds
+    counted at ``INHERITED_WEIGHT``. A figure's label/OCR text keeps its caption whole: it says nothing
+    of its own in words (it is axis ticks and labels), so the caption is what it is about."""
+    full = coverage(q_terms, idf, c.match_text)
+    if c.kind == "figtext" or c.match_text == c.text:
+        return full
+    own = coverage(q_terms, idf, f"{c.text} {c.gloss}")  # the caption's sentence that defines a row's label is its own
+    return own + INHERITED_WEIGHT * max(0.0, full - own)
