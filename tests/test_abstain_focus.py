@@ -207,3 +207,28 @@ def test_dates_count_as_units_and_the_support_score_falls_with_every_missing_sup
     assert sp.support_score(no_focus, soft=(0.0, 0.5, 0.5, 0.5)) == 0.0  # a soft factor of its own per support
     assert sp.support_score(no_focus, soft=(1.0, 0.0, 0.0, 0.0)) == pytest.approx(base)
     assert sp.support_score(tuple((0.0 if n == "dates_found" else full[n]) for n in names)) == 0.0
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Table 1 summarises the fitted models by their log-likelihood.", False),  # "1" says where, not how much
+    ("As Fig. 2b and Section 4.1 show, the fit improves.", False),
+    ("Table 1 gives the log-likelihood as -12170.6 for the negative binomial model.", True),
+    ("The model was fitted 3 times.", True),
+])
+def test_a_numbered_reference_is_no_value_of_a_number_question(text, expected):
+    assert sp.has_type("number", text, "What log-likelihood does the model reach?") is expected
+
+
+def test_a_named_cell_left_blank_marks_its_table_as_lacking_the_answer():
+    from pagelens.answer import cells as tc
+
+    header = ["", "Poisson", "Quasi-Poisson", "Neg. binomial"]
+    rows = [Candidate(text=" ".join(r), match_text=" ".join([*header, *r]), source=0, page=1, kind="row",
+                      header=header, cells=list(r), label=r[0])
+            for r in [("age", "-0.055", "-0.055", "-0.062"), ("Log-likelihood", "-17971.6", "", "-12170.6")]]
+    q = "What log-likelihood does the quasi-Poisson model achieve?"
+    read = tc.read(q, sorted(set(sp.tx.content_terms(q))), rows, focus_of(q).terms)
+    assert read is not None and read.row.label == "Log-likelihood" and read.blank and read.absent and not read.named
+    q = "What log-likelihood does the negative binomial model achieve?"
+    read = tc.read(q, sorted(set(sp.tx.content_terms(q))), rows, focus_of(q).terms)
+    assert read is not None and read.named and not read.blank and read.row.cells[read.col] == "-12170.6"

@@ -57,16 +57,17 @@ class Cell:
     columns: int  # value columns of the table
     other_periods: bool = False  # every value column names a year the question does not give
     ties: int = 1  # rows named as fully as this one ("OTSL" on every other row of a grid)
+    blank: bool = False  # the named row's cell under the named column is empty (the model has no AIC)
 
     @property
     def absent(self) -> bool:
-        """The question's row or column is not in this table: no row is named, or the question gives a
-        year and every column is another year's."""
-        return self.row_match < ROW_NAMED or self.other_periods
+        """The question's row or column is not in this table: no row is named, the question gives a
+        year and every column is another year's, or the cell it names by row and column is empty."""
+        return self.row_match < ROW_NAMED or self.other_periods or self.blank
 
     @property
     def named(self) -> bool:
-        return self.row_match >= ROW_NAMED and (self.columns <= 1 or self.col_match >= COL_NAMED)
+        return self.row_match >= ROW_NAMED and (self.columns <= 1 or self.col_match >= COL_NAMED) and not self.blank
 
     @property
     def score(self) -> float:
@@ -240,6 +241,9 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
     missing = bool(periods) and len(periods) == len(cols)  # every column is another period's
     if col is None or col >= len(best_row.cells) or best_row.cells[col].strip() in _EMPTY:
+        blank = col is not None and len(cols) > 1 and col_match >= COL_NAMED and best_rk[0] >= ROW_NAMED
+        if blank:  # "the quasi-Poisson model's log-likelihood" where that model's cell is empty
+            return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties, blank=True)
         if cols[0] >= len(best_row.cells) or best_row.cells[cols[0]].strip() in _EMPTY:
             return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)

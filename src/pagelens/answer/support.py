@@ -90,6 +90,11 @@ _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|te
                             r"hundred|thousand|million|billion)\b", re.I)
 
 
+_REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|chapter|appendix|equation|eq\.)"
+                        r"\s*\d+(\.\d+)*[a-z]?\b", re.I)
+"""A numbered reference ("Table 1", "Fig. 2b", "Section 4.1"): its number says where, it is no value asked for."""
+
+
 _BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
 
 
@@ -122,7 +127,7 @@ def has_type(kind: str, text: str, question: str) -> bool:
         return bool(_PERSON.search(text))
     if kind in ("money", "address", "place", "role"):
         return kinds.has_kind(kind, text, question)
-    new = tx.numbers(text) - tx.numbers(question)
+    new = tx.numbers(_REFERENCE.sub(" ", text)) - tx.numbers(question)
     return bool(new) or bool(_WORDED_NUMBER.search(text) or tx.WORDED_NUMBER.search(text))
 
 
