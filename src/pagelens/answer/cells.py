@@ -61,9 +61,9 @@ class Cell:
 
     @property
     def absent(self) -> bool:
-        """The question's row or column is not in this table: no row is named, the question gives a
-        year and every column is another year's, or the cell it names by row and column is empty."""
-        return self.row_match < ROW_NAMED or self.other_periods or self.blank
+        """The question's row or column is not in this table: no row is named, or the question gives a
+        year and every column is another year's."""
+        return self.row_match < ROW_NAMED or self.other_periods
 
     @property
     def named(self) -> bool:

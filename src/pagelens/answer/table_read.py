@@ -11,6 +11,9 @@ which tables lack what is asked, and how a quoted cell supports the answer.
   asks for a value or names the read's column as the thing it asks for: "what popcon values ... for
   the fish shell" in a table without fish, "revenue in 2019" in a table of 2021–2023. A question for a
   thing of a kind, or for an extreme, names a column and asks which row, so there the row may be absent.
+* The row of a cell the question names by its row and its column but which is empty ("the quasi-Poisson
+  model's log-likelihood", left blank) weighs ``ABSENT_PENALTY`` and supports nothing; the table's
+  other rows keep their weight (the row read may not be the one the question means).
 * A quoted cell the question names by its row and its column is attached to the asked thing as fully
   as the read names it (``cell_attachment``): the asked thing may be a verb's ("how much was *spent* on
   sales and marketing"), which no header repeats.
@@ -43,6 +46,10 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
                 and not _given(question, read):
             read.row.column, read.row.cell_score = read.col, read.attached
             read.row.score += CELL_BONUS * read.score * read.row.factor
+        elif read.blank:  # the row and column named, their cell empty: that row holds no answer, the others may
+            read.row.absent = True
+            read.row.factor *= ABSENT_PENALTY
+            read.row.score *= ABSENT_PENALTY
         elif read.absent and (value or _names_column(focus, read)):
             for r in rows:
                 r.absent = True
