@@ -36,6 +36,15 @@ def draw_ruled_table(page: pymupdf.Page, x: list[float], y0: float, h: float, ce
         page.draw_line((xi, y0), (xi, y0 + len(cells) * h), width=width)
 
 
+def bystander_pdfs(root: Path, names: tuple[str, ...] = ("river-survey", "harbor-log")) -> list[Path]:
+    """Two short unrelated documents that a question names nothing of: the index holds more than the
+    documents under test, so routing and fusion have something to rank them against."""
+    paths = [root / f"{n}.pdf" for n in names]
+    for path in paths:
+        write_pdf(path, f"The {path.stem.replace('-', ' ')} records what was seen.", pages=2)
+    return paths
+
+
 def headed_pages(path: Path, pages: list[str], width: float = 612, height: float = 792, margin: float = 72,
                  title_size: float = 16) -> Path:
     """One page per entry of ``pages``: its first line as the page's heading, the rest as body text

@@ -13,7 +13,7 @@ from pagelens.index.bm25 import SparseEncoder
 from pagelens.retrieve.intent import asks_for_meaning, numeric_table
 from pagelens.retrieve.retriever import Retriever
 from index_support import built_index
-from pdf_support import draw_ruled_table, write_pdf
+from pdf_support import bystander_pdfs, draw_ruled_table
 
 CODEBOOK = ("In this example we use the school data set. Number of observations - 303 (counties). Codebook "
             "information: NABOVE - Total number of students above the national median for the math section. "
@@ -45,9 +45,7 @@ def _example(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("meaning")
-    others = [root / "river-survey.pdf", root / "harbor-log.pdf"]
-    for path in others:
-        write_pdf(path, f"The {path.stem.replace('-', ' ')} records what was seen.", pages=2)
+    others = bystander_pdfs(root)
     with built_index(root / "home", [_example(root / "school-data-example.pdf"), *others]) as b:
         yield b.settings, b.store, b.embedder
 

@@ -17,7 +17,7 @@ from pagelens.retrieve.fusion import lent_ranks
 from pagelens.retrieve.retriever import Retriever
 from pagelens.retrieve.routing import designators
 from index_support import built_index
-from pdf_support import headed_pages, write_pdf
+from pdf_support import bystander_pdfs, headed_pages
 
 BILL = "electricity-bill-sp.pdf"
 BILL_LINES = [
@@ -45,9 +45,7 @@ def _bill(path: Path) -> Path:
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("blind")
-    others = [root / "river-survey.pdf", root / "harbor-log.pdf"]
-    for path in others:
-        write_pdf(path, f"The {path.stem.replace('-', ' ')} records what was seen.", pages=2)
+    others = bystander_pdfs(root)
     with built_index(root / "home", [_bill(root / BILL), headed_pages(root / GUIDE[0], GUIDE[1]), *others]) as b:
         yield b.settings, b.store, b.embedder, b.ids
 
@@ -119,9 +117,7 @@ def test_each_part_of_a_two_form_question_is_answered_from_its_own_form(tmp_path
 
     paths = [_form(tmp_path / "xy-form-293.pdf", "XY FORM 293", "0704-0004", "THE REVIEW OF DISCHARGE"),
              _form(tmp_path / "zq-form-21-0966.pdf", "ZQ FORM 21-0966", "2900-0826", "INTENT TO FILE A CLAIM")]
-    for name in ("river-survey.pdf", "harbor-log.pdf"):
-        write_pdf(tmp_path / name, "The survey records what was seen.", pages=2)
-        paths.append(tmp_path / name)
+    paths += bystander_pdfs(tmp_path)
     with ingested_app(tmp_path, paths, answer_cache=False) as app:
         q = "What OMB control numbers do XY Form 293 and ZQ Form 21-0966 carry?"
         sources = {i + 1: h.chunk.doc_name for i, h in enumerate(app.search(q))}
