@@ -12,7 +12,8 @@
   so each value sits beside its row label and column name; its text stays markdown, each row's label
   named by its section ("Services › Net sales", ``row_sections``) where the table has section rows.
 * A figure is one chunk (kind ``figure``): caption, text drawn inside it, OCR text, description.
-* Form fields of a page form one ``form`` chunk of ``label: value`` lines.
+* Form fields of a page form one ``form`` chunk of ``label: value`` lines; a blank field reads
+  ``label: (empty)``.
 * Document metadata becomes one ``metadata`` chunk on page 1.
 
 ``embed_text`` is ``"{title} > {section path}\\n{text}"``, with the prefix kept short because
@@ -35,9 +36,10 @@ from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
-CHUNKER_VERSION = 6
+CHUNKER_VERSION = 7
 """Bump when a change here alters chunk texts or ids, or when the label keys a chunk's point carries
-change (``pagelens.retrieve.labels``; 6: financial statement titles), so that an index built by the old
+change (``pagelens.retrieve.labels``; 6: financial statement titles; 7: blank form fields kept as
+``label: (empty)``), so that an index built by the old
 code is not reused (``Settings.index_identity`` should include it)."""
 
 FLOW_KINDS = frozenset(
@@ -344,19 +346,24 @@ def figure_chunk(b: _Builder, el: Element, captions: list[Element]) -> Chunk:
     return b.make("figure", figure_text(el, caption), [el], el.section, image=el.figure.image)
 
 
+BLANK = "(empty)"
+"""The value a blank form field shows in its ``label: value`` line: kept, so that a question for it finds
+the field and the answerer can say the form leaves it blank (``answer.extractive``)."""
+
+
 def _field_line(el: Element) -> str:
     f = el.field
-    if f is None or not f.value.strip():
-        return el.text.strip() if f is None else ""
+    if f is None:
+        return el.text.strip()
     label = " ".join((f.label or f.name).split())
-    value = " ".join(f.value.split())
-    if f.field_type in ("checkbox", "radio") and f.options and value not in f.options:
+    value = " ".join(f.value.split()) or BLANK
+    if f.field_type in ("checkbox", "radio") and f.options and value not in f.options and value != BLANK:
         value = f"{value} (options: {', '.join(f.options)})"
     return f"{label}: {value}"
 
 
 def form_chunks(b: _Builder, fields: list[Element]) -> Iterator[Chunk]:
-    """One ``form`` chunk per page (split when over budget) of filled ``label: value`` lines."""
+    """One ``form`` chunk per page (split when over budget) of ``label: value`` lines, blank ones included."""
     lines: list[tuple[str, Element]] = [(ln, e) for e in fields if (ln := _field_line(e))]
     group: list[tuple[str, Element]] = []
     used = 0
