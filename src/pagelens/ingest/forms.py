@@ -12,7 +12,7 @@ import re
 import pymupdf
 
 from pagelens.ingest.context import PageContext
-from pagelens.models import Element, ElementKind, FormFieldData, Provenance
+from pagelens.models import Element, ElementKind, FormFieldData, Provenance, form_filled_in
 
 _TYPES = {
     pymupdf.PDF_WIDGET_TYPE_TEXT: "text",
@@ -27,7 +27,7 @@ _OFF = {"", "off", "no", "false", "0"}
 _USELESS_LABEL = re.compile(r"^\W*\[?\d*\]?\W*$")
 _PDF_STRING = re.compile(r"\((?:\\.|[^\\)])*\)|<[0-9A-Fa-f\s]*>|/[^\s/\[\]()<>]+")
 _GENERIC_NAME = re.compile(
-    r"^(?:text|field|check ?box|radio(?: ?button)?|combo ?box|list ?box|drop ?down|button|untitled|group|choice)\s*\d*$", re.I)
+    r"^(?:text|field|check ?box|radio(?: ?button)?(?: ?(?:list|group))?|combo ?box|list ?box|drop ?down|button|untitled|group|choice)\s*\d*$", re.I)
 LABEL_REACH = 60.0
 """How far (points) above a widget printed text is taken as its label (a third of this), and how near to
 its left a label counts in full."""
@@ -112,7 +112,7 @@ def _printed_lines(ctx: PageContext) -> list[tuple[pymupdf.Rect, str, list[dict]
     """The page's printed text lines (box, text, spans) outside every widget: text drawn by widgets
     themselves (their values, in the text layer of some files) is left out."""
     fields = [w.rect for w in ctx.page.widgets()]
-    out = []
+    out: list[tuple[pymupdf.Rect, str, list[dict]]] = []
     for b in ctx.text.get("blocks", []):
         if b.get("type") != 0:
             continue
@@ -140,17 +140,18 @@ def _same_row(box: pymupdf.Rect, rect: pymupdf.Rect) -> bool:
     return min(box.y1, rect.y1) - max(box.y0, rect.y0) > 0.5 * min(box.height, rect.height)
 
 
-def _between(ctx: PageContext, x0: float, x1: float, rect: pymupdf.Rect) -> bool:
-    """Another widget lies on ``rect``'s row between x0 and x1."""
-    return any(_same_row(w.rect, rect) and w.rect.x0 >= x0 - 1 and w.rect.x1 <= x1 + 1 and w.rect != rect
-               for w in ctx.page.widgets())
+def _between(fields: list[pymupdf.Rect], x0: float, x1: float, rect: pymupdf.Rect) -> bool:
+    """Another widget (of ``fields``, the page's widget boxes) lies on ``rect``'s row between x0 and x1."""
+    return any(_same_row(f, rect) and f.x0 >= x0 - 1 and f.x1 <= x1 + 1 and f != rect for f in fields)
 
 
 def _nearby_label(ctx: PageContext, rect: pymupdf.Rect, lines: list | None = None,
-                  skip: tuple[str, ...] = (), used: list[pymupdf.Rect] | None = None) -> str | None:
+                  skip: tuple[str, ...] = (), used: list[pymupdf.Rect] | None = None,
+                  fields: list[pymupdf.Rect] | None = None) -> str | None:
     """Printed text left of the widget on its row (the nearest, with no other widget between), else
     just above it. ``skip``: texts that are not labels here (the captions of a radio group's buttons);
-    ``used`` collects the label's box."""
+    ``used`` collects the label's box; ``fields``: the page's widget boxes (read from the page if None)."""
+    fields = [w.rect for w in ctx.page.widgets()] if fields is None else fields
     best: tuple[float, str, pymupdf.Rect] | None = None
     for box, text, _spans in lines if lines is not None else _printed_lines(ctx):
         if text in skip:
@@ -158,7 +159,7 @@ def _nearby_label(ctx: PageContext, rect: pymupdf.Rect, lines: list | None = Non
         x0, y0, x1, y1 = box
         # Line boxes can reach under the widget (trailing blanks): judge by where they start.
         if (_same_row(box, rect) and x0 < rect.x0 - 5 and x1 <= rect.x0 + 0.5 * rect.width
-                and rect.x0 - x1 < LEFT_REACH and not _between(ctx, x1, rect.x0, rect)):
+                and rect.x0 - x1 < LEFT_REACH and not _between(fields, x1, rect.x0, rect)):
             dist = max(0.0, rect.x0 - x1)
             dist = dist if dist < LABEL_REACH else LABEL_REACH + (dist - LABEL_REACH) / 4  # far left still beats far above
         elif y1 <= rect.y0 + 2 and rect.y0 - y1 < LABEL_REACH / 3 and x0 < rect.x1 and x1 > rect.x0:
@@ -203,13 +204,14 @@ def _named(w: pymupdf.Widget) -> str | None:
     return None
 
 
-def _label(ctx: PageContext, w: pymupdf.Widget, lines: list, ftype: str = "text", used: list | None = None) -> str:
+def _label(ctx: PageContext, w: pymupdf.Widget, lines: list, ftype: str = "text", used: list | None = None,
+           fields: list[pymupdf.Rect] | None = None) -> str:
     """Tooltip (/TU) if meaningful, else a descriptive field name, else printed text beside it: for a
     checkbox the caption to its right ("[x] Married"), else the label left of or above it."""
     own = _named(w)
     if own:
         return own
-    printed = (_caption(w.rect, lines, used) if ftype == "checkbox" else None) or _nearby_label(ctx, w.rect, lines, used=used)
+    printed = (_caption(w.rect, lines, used) if ftype == "checkbox" else None) or _nearby_label(ctx, w.rect, lines, used=used, fields=fields)
     return printed or _pretty(w.field_name or "") or "field"
 
 
@@ -244,7 +246,9 @@ def extract_form_fields(ctx: PageContext) -> list[Element]:
     radios: dict[str, list[pymupdf.Widget]] = {}
     widgets = list(ctx.page.widgets())
     lines = _printed_lines(ctx) if widgets else []
+    rects = [pymupdf.Rect(w.rect) for w in widgets]
     used: list[pymupdf.Rect] = []  # printed labels and captions that name a field
+    labels: list[tuple[Element, list[pymupdf.Rect]]] = []  # each field's printed label
     for w in widgets:
         ftype = _TYPES.get(w.field_type, "text")
         if ftype == "button":
@@ -252,7 +256,8 @@ def extract_form_fields(ctx: PageContext) -> list[Element]:
         if ftype == "radio":
             radios.setdefault(w.field_name or str(w.xref), []).append(w)
             continue
-        label = _label(ctx, w, lines, ftype, used)
+        mine: list[pymupdf.Rect] = []
+        label = _label(ctx, w, lines, ftype, mine, rects)
         if ftype == "checkbox":
             on = w.on_state() or "Yes"
             raw = _value(pdf, w.xref)
@@ -270,20 +275,28 @@ def extract_form_fields(ctx: PageContext) -> list[Element]:
             out.append(_element(ctx, w, ftype, ", ".join(s for s in shown if s), opts, w.rect, label))
         else:
             out.append(_element(ctx, w, ftype, str(w.field_value or "").strip(), [], w.rect, label))
+        labels.append((out[-1], mine))
     for group in radios.values():
-        out.append(_radio_group(ctx, pdf, group, lines, used))
+        mine = []
+        out.append(_radio_group(ctx, pdf, group, lines, mine, rects))
+        labels.append((out[-1], mine))
+    # A printed label that names a field is said in the field's line: as body text it would only be a run
+    # of labels without their values ("Member name Membership number Postcode ..."). A blank field's line
+    # is kept only on a filled-in form (``index.chunking``): on an unfilled one its label stays body text.
+    filled = form_filled_in([e.field for e in out if e.field is not None])
+    for e, boxes in labels:
+        if filled or (e.field is not None and (e.field.field_type == "checkbox" or e.field.value)):
+            used.extend(boxes)
     # Some files also draw field values into the page's text layer: keep them out of body text.
     ctx.claimed.extend(pymupdf.Rect(e.bbox) for e in out
                        if e.field and e.field.field_type in ("text", "combobox", "listbox"))
     ctx.claimed.extend(pymupdf.Rect(w.rect) for w in widgets if _TYPES.get(w.field_type) in ("checkbox", "radio"))
-    # A printed label that names a field is said in the field's line: as body text it would only be a
-    # run of labels without their values ("Member name Membership number Postcode ...").
     ctx.claimed.extend(used)
     return out
 
 
 def _radio_group(ctx: PageContext, pdf: pymupdf.Document, widgets: list[pymupdf.Widget], lines: list,
-                 used: list[pymupdf.Rect]) -> Element:
+                 used: list[pymupdf.Rect], fields: list[pymupdf.Rect]) -> Element:
     """One element per radio group: the selected option's text, all options listed. An on-state that
     says nothing ("Choice2", "1", "Yes" on every button) is named by the caption printed beside its
     button; the group is named by the text left of its first button (no caption of its own buttons)
@@ -298,17 +311,22 @@ def _radio_group(ctx: PageContext, pdf: pymupdf.Document, widgets: list[pymupdf.
     opaque = len(set(options)) < len(options) or all(_OPAQUE_STATE.match(o) for o in options)
     if opaque and all(captions):
         options = [c or o for c, o in zip(captions, options)]
-        used.extend(boxes)
     raw = _value(pdf, owner)
     if raw is None:  # no value on the group: look for a kid whose appearance state is on
         raw = next((s for w, s in zip(widgets, states) if pdf.xref_get_key(w.xref, "AS")[1].lstrip("/") == s), None)
     selected = ""
     if raw is not None and raw.lower() != "off":
-        selected = options[states.index(raw)] if raw in states else _resolve(raw, opt) or raw
+        on = [i for i, w in enumerate(widgets) if pdf.xref_get_key(w.xref, "AS")[1].lstrip("/") not in ("", "Off")]
+        at = on[0] if states.count(raw) > 1 and len(on) == 1 else states.index(raw) if raw in states else None
+        selected = options[at] if at is not None else _resolve(raw, opt) or raw
     rect = pymupdf.Rect(first.rect)
     for w in widgets[1:]:
         rect |= w.rect
     leftmost = min(widgets, key=lambda w: (round(w.rect.y0), w.rect.x0))
-    label = _named(first) or _nearby_label(ctx, leftmost.rect, lines, skip=tuple(c for c in captions if c), used=used) \
-        or _pretty(first.field_name or "") or "field"
+    own = _named(first)
+    if own and own.lower() in {o.lower() for o in options}:
+        own = None  # a group named after one of its options ("female") is not named by it
+    label = own or _nearby_label(ctx, leftmost.rect, lines, skip=tuple(c for c in captions if c), used=boxes,
+                                 fields=fields) or _pretty(first.field_name or "") or "field"
+    used.extend(boxes)
     return _element(ctx, first, "radio", selected, options, rect, label, raw_value=raw)

@@ -28,19 +28,23 @@ from pagelens.models import Element, ElementKind, FormFieldData, Provenance
 
 MIN_FIELDS = 4
 """Fields a page needs before its label/value pieces or label boxes are read as a form."""
-MIN_SHARE = 0.3
+MIN_SHARE = 0.45
 """Share of the page's text pieces the label: value pieces must make up."""
 PIECE_GAP = 24.0
 """A gap (points) inside a text line that parts two pieces (two label: value pairs on a row)."""
+DISTINCT_SHARE = 0.8
+"""Share of a page's label: value pieces whose labels must be distinct (see ``_distinct``)."""
 VALUE_REACH = 200.0
 """How far right of a "Label:" piece its value may start on the row."""
 _PAIR = re.compile(r"^([A-Z][A-Za-z0-9 .&/#()'’-]{0,38}?)\s*:\s*(.*)$")
 _MAX_LABEL_WORDS = 5
+_NUMBERED = re.compile(r"\s(?:\d+[A-Za-z]?|[IVX]+|[A-Z])\.?$")
 _MAX_VALUE_CHARS = 70
 
 
 def _pieces(ctx: PageContext) -> list[tuple[pymupdf.Rect, str, float]]:
-    """(box, text, font size) of each piece of the page's text lines, split at wide gaps."""
+    """(box, text, font size) of each piece of the page's text lines, split at wide gaps; the size is -1
+    for a piece set in a monospace font (code, a program's printout: never a form)."""
     out = []
     for b in ctx.text.get("blocks", []):
         if b.get("type") != 0:
@@ -62,7 +66,8 @@ def _pieces(ctx: PageContext) -> list[tuple[pymupdf.Rect, str, float]]:
                 if text:
                     box = pymupdf.Rect(p[0]["bbox"][0], min(s["bbox"][1] for s in p),
                                        max(s["bbox"][2] for s in p), max(s["bbox"][3] for s in p))
-                    out.append((box, text, max(s["size"] for s in p)))
+                    mono = any(s["flags"] & 8 or re.search(r"mono|courier|consol|code", s["font"], re.I) for s in p)
+                    out.append((box, text, -1.0 if mono else max(s["size"] for s in p)))
     return out
 
 
@@ -71,7 +76,9 @@ def _pair(text: str) -> tuple[str, str] | None:
     if not m:
         return None
     label, value = m.group(1).strip(), m.group(2).strip()
-    if not label or len(label.split()) > _MAX_LABEL_WORDS or len(value) > _MAX_VALUE_CHARS:
+    if (sum(c.isalpha() for c in label) < 2 or len(label.split()) > _MAX_LABEL_WORDS or len(value) > _MAX_VALUE_CHARS
+            or re.search(r"\S:(\s|$)", value)  # another "label:" in the value: a printout's row, a plot's strip
+            or _NUMBERED.search(label)):  # "Figure 2:", "Step 3:", "PEP 654:": a caption or an item, no field
         return None
     if value and value[-1] in ".!?" and len(value.split()) > 3:  # a sentence after a colon, not a value
         return None
@@ -87,15 +94,22 @@ def _element(ctx: PageContext, box: pymupdf.Rect, label: str, value: str) -> Ele
     )
 
 
+def _distinct(labels: list[str]) -> bool:
+    """A form asks each thing once: a label repeated down the page is a listing's key ("Package:",
+    "Pin:"), a plot's strip labels, a list of authors' "E-mail:"."""
+    keys = [lb.lower() for lb in labels]
+    return len(set(keys)) >= MIN_FIELDS and len(set(keys)) >= DISTINCT_SHARE * len(keys)
+
+
 def _below(box: pymupdf.Rect, pieces: list[tuple[pymupdf.Rect, str, float]]) -> tuple[pymupdf.Rect, str, float] | None:
-    """The next piece under ``box`` in its column."""
-    under = [p for p in pieces if p[0].y0 >= box.y1 - 1 and abs(p[0].x0 - box.x0) < 3 and p[0].y0 - box.y1 < 3 * box.height]
+    """The next piece under ``box`` in its column (starting there or indented under it)."""
+    under = [p for p in pieces if p[0].y0 >= box.y1 - 1 and -3 < p[0].x0 - box.x0 < 60 and p[0].y0 - box.y1 < 2 * box.height]
     return min(under, key=lambda p: p[0].y0) if under else None
 
 
 def _pair_fields(ctx: PageContext, pieces: list[tuple[pymupdf.Rect, str, float]]) -> list[Element]:
-    pairs = [(p, pr) for p in pieces if not ctx.is_claimed(p[0]) and (pr := _pair(p[1])) is not None]
-    if len(pairs) < MIN_FIELDS or len(pairs) < MIN_SHARE * len(pieces):
+    pairs = [(p, pr) for p in pieces if p[2] > 0 and not ctx.is_claimed(p[0]) and (pr := _pair(p[1])) is not None]
+    if len(pairs) < MIN_FIELDS or not _distinct([pr[0] for _, pr in pairs]):
         return []
     columns: dict[int, int] = {}
     for (box, _t, _s), _pr in pairs:
@@ -116,9 +130,12 @@ def _pair_fields(ctx: PageContext, pieces: list[tuple[pymupdf.Rect, str, float]]
                 paired.add(id(q))
             else:
                 nxt = _below(p[0], pieces)
-                if nxt is not None and id(nxt) not in paired:  # a heading over what follows, not a blank field
-                    continue
+                if nxt is not None and (id(nxt) not in paired or nxt[0].x0 - box.x0 > 3):
+                    continue  # a heading over what follows (set under it, or indented), not a blank field
         out.append(_element(ctx, box, label, value))
+    # The pieces read as fields (labels and the values beside them) must be much of the page.
+    if len(out) < MIN_FIELDS or len(paired) < MIN_SHARE * len(pieces):
+        return []
     return out
 
 
@@ -134,7 +151,9 @@ def _boxes(ctx: PageContext) -> list[pymupdf.Rect]:
             if item[0] == "re":
                 r = pymupdf.Rect(item[1])
             elif item[0] == "qu":
-                r = item[1].rect
+                r = pymupdf.Quad(item[1]).rect
+                if not pymupdf.Quad(item[1]).is_rectangular:
+                    continue
             else:
                 continue
             if 40 <= r.width <= 0.9 * page.width and 14 <= r.height <= 90 and not any(max(abs(a - b) for a, b in zip(r, o)) < 1 for o in out):
@@ -149,17 +168,18 @@ def _box_fields(ctx: PageContext, pieces: list[tuple[pymupdf.Rect, str, float]])
             continue
         inside = sorted((p for p in pieces if r.contains(p[0].tl + (1, 1)) and r.contains(p[0].br - (1, 1))),
                         key=lambda p: (p[0].y0, p[0].x0))
-        if not inside or len(inside) > 3:
+        if not inside or len(inside) > 3 or any(p[2] < 0 for p in inside):
             continue
         (lbox, label, lsize), rest = inside[0], inside[1:]
         label = label.rstrip(":").strip()
         if (lbox.y0 - r.y0 > 0.4 * r.height or len(label.split()) > 6 or label.endswith(".") and len(label.split()) > 3
-                or not any(c.isalpha() for c in label) or any(p[0].y0 < lbox.y1 - 1 for p in rest)):
+                or sum(c.isalpha() for c in label) < 2 or re.search(r"[=;{}<>\[\]]", label)
+                or any(p[0].y0 < lbox.y1 - 1 for p in rest)):
             continue
         if rest and not (min(p[2] for p in rest) > lsize + 0.5 or label.upper() == label):
             continue  # a label is set smaller than its value, or in capitals
         found.append((r, label, " ".join(p[1] for p in rest)))
-    if len(found) < MIN_FIELDS or sum(bool(v) for _, _, v in found) < 2:
+    if len(found) < MIN_FIELDS or sum(bool(v) for _, _, v in found) < 2 or not _distinct([lb for _, lb, _ in found]):
         return []
     return [_element(ctx, r, label, value) for r, label, value in found]
 
