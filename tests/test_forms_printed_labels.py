@@ -269,3 +269,35 @@ def test_a_blank_named_field_abstains(answerer, clinic, question) -> None:
 def test_a_blank_field_the_question_does_not_name_is_no_reason_to_abstain(answerer, clinic) -> None:
     text_, abstained, _ = answerer.answer("Who is the primary care physician on the clinic intake form?", _hits(clinic))
     assert not abstained and "Helen Okafor" in text_ and "(empty)" not in text_
+
+
+def test_a_name_on_the_first_page_of_a_form_supports_a_field_on_the_second(answerer) -> None:
+    """A two-page renewal form: the member is named on page 1, the category chosen on page 2."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Calder Valley Naturalists' Society - Membership Renewal (1 of 2)", fontsize=12)
+    for i, (label, value) in enumerate([("Member name", "Priya Ramanathan"), ("Membership number", "CVN-3318"),
+                                        ("Postcode", "CB4 9TQ")]):
+        page.insert_text((72, 110 + 28 * i), label, fontsize=10)
+        _text_field(page, f"Text{i + 1}", (200, 99 + 28 * i, 480, 114 + 28 * i), value)
+    page = doc.new_page()
+    page.insert_text((72, 60), "Calder Valley Naturalists' Society - Membership Renewal (2 of 2)", fontsize=12)
+    page.insert_text((72, 110), "Membership category", fontsize=10)
+    spots = [(80 + 115 * j, 132) for j in range(3)]
+    for (x, y), caption in zip(spots, ["Student", "Individual", "Family"]):
+        page.insert_text((x + 16, y), caption, fontsize=10)
+    _radio(doc, page, "Group3", spots, 2)
+    page.insert_text((72, 170), "Total amount enclosed", fontsize=10)
+    _text_field(page, "Text20", (240, 159, 420, 174), "£55.00")
+    pdf = _reopen(doc)
+    d = Document(doc_id="d", name="membership-renewal.pdf", path="membership-renewal.pdf", size=1, pages=2)
+    els = []
+    for pno in range(2):
+        ctx = _ctx(pdf.load_page(pno))
+        els += forms.extract_form_fields(ctx) + text.extract_text(ctx)
+    chunks = list(chunk_document(d, els, IndexSettings(), lambda t: len(t.split())))
+    form2 = next(c for c in chunks if c.kind == "form" and c.page == 2)
+    assert "Membership category: Family" in form2.text
+    hits = [hit(c) for c in sorted(chunks, key=lambda c: (c.kind != "form", c.page))]
+    text_, abstained, _ = answerer.answer("Which membership category did Priya Ramanathan choose on her renewal?", hits)
+    assert not abstained and text_.startswith("Membership category: Family")

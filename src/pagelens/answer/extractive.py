@@ -470,8 +470,12 @@ def _support(
     from a page that never mentions "October" does not answer a question about October. A bare year is
     also found on the other retrieved pages of the answer's document (``support.dates_found``)."""
     near = sp.neighbourhood(hits[best.source])
-    found, missing, dates = sp.names_found(question, near)
     doc = hits[best.source].chunk.doc_name
+    if best.kind == "field" and best.source_kind == "form":
+        # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.
+        near |= {t for h in hits if h.chunk.doc_name == doc for c in h.all_chunks() if c.kind == "form"
+                 for t in tx.content_terms(c.text)}
+    found, missing, dates = sp.names_found(question, near)
     years = {m.group(0) for h in hits if h.chunk.doc_name == doc for c in h.all_chunks()
              for m in _YEAR.finditer(" ".join([c.text, *c.section]))}
     kind = sp.answer_type(question)

@@ -32,6 +32,8 @@ MIN_SHARE = 0.45
 """Share of the page's text pieces the label: value pieces must make up."""
 PIECE_GAP = 24.0
 """A gap (points) inside a text line that parts two pieces (two label: value pairs on a row)."""
+MAX_BOXES = 300
+"""A page drawing more boxes than this is not looked at for a form of boxes."""
 DISTINCT_SHARE = 0.8
 """Share of a page's label: value pieces whose labels must be distinct (see ``_distinct``)."""
 VALUE_REACH = 200.0
@@ -163,7 +165,10 @@ def _boxes(ctx: PageContext) -> list[pymupdf.Rect]:
 
 def _box_fields(ctx: PageContext, pieces: list[tuple[pymupdf.Rect, str, float]]) -> list[Element]:
     found: list[tuple[pymupdf.Rect, str, str]] = []
-    for r in _boxes(ctx):
+    boxes = _boxes(ctx)
+    if len(boxes) > MAX_BOXES:  # a chart's bars or a drawing's cells, not a form's boxes
+        return []
+    for r in boxes:
         if ctx.is_claimed(r):
             continue
         inside = sorted((p for p in pieces if r.contains(p[0].tl + (1, 1)) and r.contains(p[0].br - (1, 1))),
