@@ -122,8 +122,8 @@ def test_figure_form_metadata(ix: IndexSettings):
     assert "Figure 1: Failure rate of the W-7 widget" in fig.text  # nearest caption found on the page
     assert "failure rate 7%" in fig.text
     form = next(c for c in chunks if c.kind == "form")
-    assert form.text.splitlines() == ["Street address: 133 Tin Drive", "Married: Yes"]  # empty field left out
-    assert form.pages == [3] and len(form.element_ids) == 2
+    assert form.text.splitlines() == ["Street address: 133 Tin Drive", "E-mail: (empty)", "Married: Yes"]  # a blank field is kept, marked
+    assert form.pages == [3] and len(form.element_ids) == 3
     meta = next(c for c in chunks if c.kind == "metadata")
     assert meta.pages == [1]
     assert "Title: Widget Reliability Report" in meta.text and "Author: A. Author" in meta.text

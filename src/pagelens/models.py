@@ -82,6 +82,18 @@ class FormFieldData(BaseModel):
     options: list[str] = Field(default_factory=list)
 
 
+FILLED_SHARE = 0.25
+"""Share of a page's fields that can be left blank (text, choices, radio groups) that must hold a value
+for the page's form to count as filled in: its blank fields then say something (``label: (empty)``),
+an unfilled form's say nothing."""
+
+
+def form_filled_in(fields: "list[FormFieldData]") -> bool:
+    """Whether a page's form fields were filled in (``FILLED_SHARE``; a checkbox always reads checked or not)."""
+    fillable = [f for f in fields if f.field_type != "checkbox"]
+    return bool(fillable) and sum(bool(f.value.strip()) for f in fillable) >= FILLED_SHARE * len(fillable)
+
+
 class Element(BaseModel):
     """One typed piece of a page, in reading order."""
 

@@ -116,7 +116,7 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 27
+EXTRACTIVE_VERSION = 28
 
 
 @dataclass
@@ -125,6 +125,7 @@ class Evidence:
     score: float  # evidence score of the best snippet
     features: tuple[float, ...]  # see pagelens.answer.support.FEATURES
     flags: tuple[str, ...] = ()  # the rules that withhold it (see ``rule_flags``)
+    blank: bool = False  # the field the question names is left blank on the form: nothing to answer
 
     @property
     def mismatch(self) -> bool:
@@ -148,10 +149,12 @@ class ExtractiveAnswerer:
         ev = self.evidence(question, hits)
         if ev is None:
             return ABSTAIN_TEXT, True, 0.0
-        abstain = self.abstains(ev)
+        abstain = ev.blank or self.abstains(ev)
         return (ABSTAIN_TEXT, True, ev.score) if abstain else (ev.text, False, ev.score)
 
     def abstains(self, ev: Evidence) -> bool:
+        if ev.blank:
+            return True
         if self.settings.abstain == "calibrated":
             return self.calibration.probability(ev.features) < self.settings.abstain_probability
         if self.settings.abstain == "support":
@@ -193,6 +196,18 @@ class ExtractiveAnswerer:
             c.semantic = max(0.0, sim)
             c.score = min(1.0, c.score + W_SEMANTIC * c.semantic * c.factor)
         pool.sort(key=lambda c: (-min(1.0, c.score + c.shift), -c.semantic))  # a tie at the cap (1.0) goes to the closer meaning
+        # A field of the top source's form whose label the question names is the asked thing: it is
+        # quoted first ("Report number: IR-2024-0931", not the form's title that holds more of the
+        # question's words). Blank, it says the form leaves the asked thing blank: nothing to answer.
+        # A blank field ("Known allergies: (empty)") is never quoted.
+        named = _named_field(cands, _label_terms(question), top[0].chunk.doc_name, pool)
+        if named is not None and _blank_field(named):
+            return Evidence(named.text, named.score, (), ("blank field",), blank=True)
+        if named is not None:
+            pool = [named] + [c for c in pool if c is not named]
+        pool = [c for c in pool if not _blank_field(c)]
+        if not pool:
+            return None
         best = pool[0]
         chosen = [best]
         for c in pool[1:]:
@@ -228,6 +243,9 @@ class ExtractiveAnswerer:
                                 for t in (c.text, *c.section)] + [" ".join(h.doc_terms) for h in top if h.chunk.doc_name in own])
         features += ds.distinct(units, stated)
         features += (ds.in_span(units, ds.Sources.of([t for c in chosen for t in _quoted_context(c, top)])),)
+        if named is not None and best is named and _names_field(named, _label_terms(question))[0]:
+            # The question names the field's whole label: the asked thing is in the span, its value attached.
+            features = tuple(1.0 if name in ("focus_span", "type_near") else v for name, v in zip(sp.FEATURES, features))
         return Evidence(" ".join(parts), best.score, features, flags)
 
     def _similarities(self, question: str, texts: list[str]) -> list[float]:
@@ -351,6 +369,64 @@ class _Cues:
         return bonus, factor
 
 
+BLANK_VALUE = "(empty)"  # how a blank form field's line reads (``index.chunking.BLANK``)
+MAX_BLANK_LABEL_TERMS = 6  # a longer label is no short name of one thing
+
+
+def _blank_field(c: Candidate) -> bool:
+    return c.kind == "field" and (m := LABEL_VALUE.match(c.text)) is not None and m.group(2).strip() == BLANK_VALUE
+
+
+_LABEL_CONTENT = frozenset("""according given reported reports report listed list shown show shows named name called
+    value values number numbers amount kind type use used uses using get gets obtain obtained achieve achieves reach
+    reaches give gives appear appears mention mentioned state stated document documents paper pdf page""".split())
+"""Words the answer's stop list drops that a form's label names a field by ("Report *number*", "Applicant *name*")."""
+
+
+def _label_terms(text: str) -> list[str]:
+    """Stemmed words of a field label (or a question, to match labels against): function words dropped only."""
+    out = []
+    for w in tx.words(text):
+        lw = w.lower().strip("'’-")
+        if lw and (lw not in tx.STOPWORDS or lw in _LABEL_CONTENT):
+            out.append(lw if lw[0].isdigit() else tx.stem(lw))
+    return list(dict.fromkeys(out))
+
+
+_LABEL_PREPOSITION = re.compile(r"\s(?:of|for|on|in|at|to|by|from|with)\s", re.I)
+
+
+def _names_field(c: Candidate, q_terms: list[str]) -> tuple[bool, int]:  # q_terms: ``_label_terms``
+    """Whether the question names the field's label, and with how many of its words: a short label,
+    all its content words, or all but one modifier ("*Known* allergies" for "what allergies", never the
+    head: "*Date* of incident" is not named by "who was injured in the incident"). (False, 0) if not."""
+    m = LABEL_VALUE.match(c.text)
+    label = m.group(1) if m else ""
+    terms = _label_terms(label)
+    if not terms or len(terms) > MAX_BLANK_LABEL_TERMS:
+        return False, 0
+    asked = set(q_terms)
+    missing = [t for t in terms if t not in asked]
+    if not missing:
+        return True, len(terms)
+    head_part = _label_terms(_LABEL_PREPOSITION.split(f" {label} ", maxsplit=1)[0])
+    head = head_part[-1] if head_part else terms[-1]
+    if len(terms) >= 2 and len(missing) == 1 and missing[0] != head:
+        return False, len(terms) - 1
+    return False, 0
+
+
+def _named_field(cands: Sequence[Candidate], q_terms: list[str], doc: str, pool: list[Candidate]) -> Candidate | None:
+    """The form field of document ``doc`` whose label the question names: a whole label before one that
+    misses a modifier, then the one named with more words, then the better ranked."""
+    rank = {id(c): i for i, c in enumerate(pool)}
+    named = [(whole, n, c) for c in cands if c.kind == "field" and c.source_kind == "form" and c.doc == doc
+             for whole, n in [_names_field(c, q_terms)] if n]
+    if not named:
+        return None
+    return max(named, key=lambda x: (x[0], x[1], -rank.get(id(x[2]), len(rank))))[2]
+
+
 def _title_terms(cands: Sequence[Candidate]) -> set[str]:
     """Content terms of the titles the sources' file properties give ("Title: Application for Federal
     Assistance SF-424"). A question for a value of a titled document ("What is the OMB number of the SF-424
@@ -394,8 +470,12 @@ def _support(
     from a page that never mentions "October" does not answer a question about October. A bare year is
     also found on the other retrieved pages of the answer's document (``support.dates_found``)."""
     near = sp.neighbourhood(hits[best.source])
-    found, missing, dates = sp.names_found(question, near)
     doc = hits[best.source].chunk.doc_name
+    if best.kind == "field" and best.source_kind == "form":
+        # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.
+        near |= {t for h in hits if h.chunk.doc_name == doc for c in h.all_chunks() if c.kind == "form"
+                 for t in tx.content_terms(c.text)}
+    found, missing, dates = sp.names_found(question, near)
     years = {m.group(0) for h in hits if h.chunk.doc_name == doc for c in h.all_chunks()
              for m in _YEAR.finditer(" ".join([c.text, *c.section]))}
     kind = sp.answer_type(question)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pymupdf
 
 from pagelens.errors import DocumentError, PageError
-from pagelens.ingest import figures, forms, furniture, metadata, order, ocr_page, sections, tables, text
+from pagelens.ingest import figures, forms, furniture, metadata, order, ocr_page, printed_forms, sections, tables, text
 from pagelens.ingest.assemble import finalize_page, page_list, store_document  # noqa: F401  (page_list re-exported)
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.figure_ocr import FigureOcrQueue
@@ -213,6 +213,7 @@ class Ingestor:
         els: list[Element] = []
         if s.tables:
             els += tables.extract_tables(ctx)
+        els += printed_forms.extract_printed_fields(ctx)  # before figures: a grid of label boxes is no picture
         els += figures.extract_figures(ctx)
         els += forms.extract_form_fields(ctx)
         els += text.extract_text(ctx)
