@@ -276,16 +276,6 @@ _CAMEL_CUT = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MONTHS = {m[:3]: m for m in "january february march april may june july august september october november "
            "december".split()}
 _MONTH_ABBR = re.compile(r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?")
-_STATES = dict(zip(
-    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR "
-    "PA RI SC SD TN TX UT VT VA WA WV WI WY DC".split(),
-    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|"
-    "Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|"
-    "Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|"
-    "Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
-    "West Virginia|Wisconsin|Wyoming|District of Columbia".split("|"), strict=True))
-_STATE_ZIP = re.compile(r"\b(" + "|".join(_STATES) + r")\.?\s+(\d{5}(?:-\d{4})?)\b")
-"""A US state's postal code before a ZIP code ("Oakland, CA 94612"): an address states the state's name."""
 _GREEK = dict(zip("αβγδεζηθικλμνξοπρστυφχψω", "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi "
                   "omicron pi rho sigma tau upsilon phi chi psi omega".split()))
 _GREEK_RE = re.compile("[" + "".join(_GREEK) + "]")
@@ -305,7 +295,7 @@ def _plain(text: str) -> str:
     "Corporation"; a prefix without its period does not.)"""
     text = _GREEK_RE.sub(lambda m: _GREEK[m.group(0)], text)  # "β2" is written "beta2" in a question
     text = _MONTH_ABBR.sub(lambda m: _MONTHS[m.group(1)[:3].lower()], text)  # "Mar. 29" states "March"
-    text = _STATE_ZIP.sub(lambda m: f"{m.group(1)} {_STATES[m.group(1)]} {m.group(2)}", text)  # "CA 94612": California
+    text = tx.spell_states(text)  # "Oakland, CA 94612" states "California"
     text = _CAMEL.sub(lambda m: f"{m.group(0)} {_CAMEL_CUT.sub(' ', m.group(0))}", text)
     return _FOOTNOTE.sub(r"\1 \1\2", re.sub(r"['’]s\b", "", text).replace("’", "'"))
 
