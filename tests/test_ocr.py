@@ -439,3 +439,33 @@ def test_small_text_is_read_again_larger(tesseract: OcrEngine, tmp_path: Path) -
     assert ordinary.calls == 1
     lines = [OcrLine("a line of running text at some height", (0, 0, 500, h), 0.9, 0) for h in (18, 20, 22)]
     assert op.body_line_height(lines) == 20 < op.SMALL_TEXT_PX
+
+
+@requires_tesseract
+def test_a_scans_running_header_is_furniture_like_on_its_text_pages(tesseract: OcrEngine, tmp_path: Path) -> None:
+    """Two pages with a text layer and one scan, all headed "Council of Harbour Operators": the header the
+    text pages repeat (``furniture.detect_furniture``) is a PAGE_HEADER on the scan too, read with OCR
+    errors or not; the body under it stays text."""
+    from pagelens.ingest.furniture import detect_furniture
+
+    header, body = "Council of Harbour Operators", "Crowley Maritime Corp. 155 Grand Avenue Oakland"
+    doc = pymupdf.open()
+    for _ in range(2):
+        doc.new_page(width=612, height=792).insert_text((330, 45), header, fontsize=10, fontname="tiro")
+    src = pymupdf.open()
+    scan = src.new_page(width=612, height=792)
+    scan.insert_text((330, 45), header, fontsize=10, fontname="tiro")
+    scan.insert_text((72, 300), body, fontsize=14, fontname="tiro")
+    png = scan.get_pixmap(dpi=200).tobytes("png")
+    page = doc.new_page(width=612, height=792)
+    page.insert_image(page.rect, stream=png)
+    running = detect_furniture(doc)
+    assert "council of harbour operators" in running
+    ctx = ctx_for(page, tmp_path, ocr=tesseract)
+    ctx.furniture = running
+    els = ocr_page(ctx)
+    heads = [e for e in els if e.kind == ElementKind.PAGE_HEADER]
+    assert len(heads) == 1 and "harbour operators" in norm(heads[0].text)
+    assert any("crowley maritime" in norm(e.text) and e.kind == ElementKind.TEXT for e in els)
+    ctx.furniture = set()  # a document without running strings: nothing is furniture
+    assert all(e.kind != ElementKind.PAGE_HEADER for e in ocr_page(ctx))
