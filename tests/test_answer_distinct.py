@@ -125,6 +125,16 @@ def test_a_unit_counts_as_absent_only_when_no_source_states_it():
     assert ds.distinct(us, ds.Sources.of(["Call 1-800-555-0199."])) == (1.0, pytest.approx(0.1))
 
 
+def test_a_state_postal_code_before_a_zip_code_states_the_state():
+    q = "Which member carrier is based in Oakland, California?"
+    us = ds.units(q, ["members.pdf"], focus_of(q), {})
+    address = "Crowley Maritime Corp. 155 Grand Avenue Oakland, CA 94612 United States"
+    assert ds.distinct(us, ds.Sources.of([address]))[0] == 1.0
+    assert ds.Sources.of(["Suite 300 Scottsdale, AZ 85254-1781"]).states(("arizona",))
+    # Without a ZIP code "CA" is no state: a column of CA values, calcium, a certificate authority.
+    assert ds.distinct(us, ds.Sources.of(["Oakland CA staff: 12", "CA 12.5 mg"]))[0] == 0.0
+
+
 def test_the_support_score_keeps_the_old_score_when_every_unit_is_local():
     x = [0.8] + [1.0] * (len(sp.FEATURES) - 1)
     assert sp.support_score(x) == pytest.approx(0.8)

@@ -116,6 +116,13 @@ def test_values_of_each_kind():
     assert kinds.has_kind("place", "CINCINNATI, September 8, 2023 – The Kroger Co. today reported", q)
     assert kinds.has_kind("place", "Our headquarters are located in Mountain View, California.", q)
     assert not kinds.has_kind("place", "the proposed merger with Albertsons is expected to close in 2024", q)
+    # The town of an address line: before a state and ZIP code, after a postal code.
+    q = "In which town is the member carrier located?"
+    assert kinds.has_kind("place", "Linn Electronics, Inc. 18720 Oxnard Street, Tarzana, CA 91356 (818) 708-8131", q)
+    assert kinds.has_kind("place", "Maersk Line A/S 50, Esplanaden DK-1098 Copenhagen Denmark", q)
+    assert kinds.has_kind("place", "Willy-Brandt-Ost-West-Strasse 59-61 20457 Hamburg Germany", q)
+    assert not kinds.has_kind("place", "the company said that in 2019 Google grew its revenue", q)
+    assert not kinds.has_kind("place", "Table 1234 Results of the survey were given below", q)
 
 
 def test_designators_and_superlatives_qualify_the_asked_thing():

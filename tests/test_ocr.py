@@ -349,3 +349,123 @@ def test_vector_chart_labels_drawn_as_glyphs_are_read_only_when_asked(
     assert figures and all(f.figure.source == "vector" for f in figures)
     read = " ".join(f.figure.ocr_text or "" for f in figures)
     assert ("AdaDelta" in read) is vector
+
+
+# -- scans whose own OCR layer is letter-spaced, and scans of small text -------------------------------
+SPACED_LINES = ["Crowley Maritime Corp.", "155 Grand Avenue", "Oakland, CA 94612", "Evergreen Marine Corporation",
+                "Taipei, Taiwan", "Hamburg Germany"]
+
+
+def scan_with_layer(layer: list[str], scan: bool = True) -> pymupdf.Document:
+    """A page that is one rendered image of ``SPACED_LINES`` (``scan``), with ``layer`` as an invisible text
+    layer over it, as a scanner's OCR writes it; without ``scan`` the layer is visible text on a blank page."""
+    src = pymupdf.open()
+    page = src.new_page(width=612, height=792)
+    for i, text in enumerate(SPACED_LINES):
+        page.insert_text((72, 100 + 30 * i), text, fontsize=14, fontname="tiro")
+    png = page.get_pixmap(dpi=200).tobytes("png")
+    out = pymupdf.open()
+    new = out.new_page(width=612, height=792)
+    if scan:
+        new.insert_image(new.rect, stream=png)
+    for i, text in enumerate(layer):
+        new.insert_text((72, 100 + 30 * i), text, fontsize=14, fontname="cour", render_mode=3 if scan else 0)
+    return out
+
+
+def letter_spaced(text: str) -> str:
+    """ "Crowley Maritime" -> "C r o w l e y M a r i t i m e": every letter a word of its own."""
+    return " ".join(ch for ch in text if not ch.isspace())
+
+
+def test_letter_spaced_ocr_layer_of_a_scan_is_read_again(tmp_path: Path) -> None:
+    spaced = [letter_spaced(t) for t in SPACED_LINES]
+    doc = scan_with_layer(spaced)
+    ctx = ctx_for(doc[0], tmp_path)
+    assert text_quality(ctx.text).spaced_fraction > 0.8  # the digits are not counted
+    assert needs_ocr(ctx)
+    # The same scan with a layer of whole words keeps it; so does a born-digital page set letter-spaced.
+    assert not needs_ocr(ctx_for(scan_with_layer(SPACED_LINES)[0], tmp_path))
+    assert not needs_ocr(ctx_for(scan_with_layer(spaced, scan=False)[0], tmp_path))
+    # A few spaced letters ("A B C", initials) in a layer of words are no letter-spaced layer.
+    mixed = [*SPACED_LINES, "rows A B C of the list", "J. R. R. Tolkien"]
+    assert text_quality(ctx_for(scan_with_layer(mixed)[0], tmp_path).text).spaced_fraction < 0.1
+
+
+@requires_tesseract
+def test_letter_spaced_layer_is_replaced_by_whole_words(tesseract: OcrEngine, tmp_path: Path) -> None:
+    doc = scan_with_layer([letter_spaced(t) for t in SPACED_LINES])
+    els = ocr_page(ctx_for(doc[0], tmp_path, ocr=tesseract))
+    text = norm(" ".join(e.text for e in els))
+    for line in ("crowley maritime corp.", "oakland, ca 94612", "evergreen marine corporation"):
+        assert line in text, text
+
+
+SMALL_LINES = [
+    "January 27, 1871. Read, referred to the Committee on Commerce, and ordered to be printed.",
+    "I transmit herewith, for the consideration of Congress, a report from the Secretary of State.",
+    "The Secretary of State has the honor to submit herewith, for revision by Congress, the papers.",
+    "A copy of the regulations is also submitted, and the Secretary respectfully suggests a limit.",
+]
+
+
+def small_text_scan(page_width: float) -> pymupdf.Document:
+    """A scan of a book page set on a page box ``page_width`` wide: the same image, its text the smaller
+    in points the smaller the box."""
+    src = pymupdf.open()
+    page = src.new_page(width=612, height=400)
+    for i, text in enumerate(SMALL_LINES):
+        page.insert_text((40, 60 + 24 * i), text, fontsize=10.5, fontname="tiro")
+    png = page.get_pixmap(dpi=150).tobytes("png")
+    out = pymupdf.open()
+    new = out.new_page(width=page_width, height=page_width * 400 / 612)
+    new.insert_image(new.rect, stream=png)
+    return out
+
+
+@requires_tesseract
+def test_small_text_is_read_again_larger(tesseract: OcrEngine, tmp_path: Path) -> None:
+    """Text that renders under SMALL_TEXT_PX at ocr_dpi is read a second time, scaled up; text of an
+    ordinary size is read once."""
+    from pagelens.ingest import ocr_page as op
+
+    small = CountingEngine(tesseract)
+    els = ocr_page(ctx_for(small_text_scan(250)[0], tmp_path, ocr=small))
+    assert small.calls == 2
+    text = norm(" ".join(e.text for e in els))
+    assert "read, referred to the committee on commerce" in text and "consideration of congress" in text
+    ordinary = CountingEngine(tesseract)
+    ocr_page(ctx_for(small_text_scan(612)[0], tmp_path, ocr=ordinary))
+    assert ordinary.calls == 1
+    lines = [OcrLine("a line of running text at some height", (0, 0, 500, h), 0.9, 0) for h in (18, 20, 22)]
+    assert op.body_line_height(lines) == 20 < op.SMALL_TEXT_PX
+
+
+@requires_tesseract
+def test_a_scans_running_header_is_furniture_like_on_its_text_pages(tesseract: OcrEngine, tmp_path: Path) -> None:
+    """Two pages with a text layer and one scan, all headed "Council of Harbour Operators": the header the
+    text pages repeat (``furniture.detect_furniture``) is a PAGE_HEADER on the scan too, read with OCR
+    errors or not; the body under it stays text."""
+    from pagelens.ingest.furniture import detect_furniture
+
+    header, body = "Council of Harbour Operators", "Crowley Maritime Corp. 155 Grand Avenue Oakland"
+    doc = pymupdf.open()
+    for _ in range(2):
+        doc.new_page(width=612, height=792).insert_text((330, 45), header, fontsize=10, fontname="tiro")
+    src = pymupdf.open()
+    scan = src.new_page(width=612, height=792)
+    scan.insert_text((330, 45), header, fontsize=10, fontname="tiro")
+    scan.insert_text((72, 300), body, fontsize=14, fontname="tiro")
+    png = scan.get_pixmap(dpi=200).tobytes("png")
+    page = doc.new_page(width=612, height=792)
+    page.insert_image(page.rect, stream=png)
+    running = detect_furniture(doc)
+    assert "council of harbour operators" in running
+    ctx = ctx_for(page, tmp_path, ocr=tesseract)
+    ctx.furniture = running
+    els = ocr_page(ctx)
+    heads = [e for e in els if e.kind == ElementKind.PAGE_HEADER]
+    assert len(heads) == 1 and "harbour operators" in norm(heads[0].text)
+    assert any("crowley maritime" in norm(e.text) and e.kind == ElementKind.TEXT for e in els)
+    ctx.furniture = set()  # a document without running strings: nothing is furniture
+    assert all(e.kind != ElementKind.PAGE_HEADER for e in ocr_page(ctx))

@@ -291,10 +291,11 @@ def _plain(text: str) -> str:
     glued on ("Ponemon Institute2") states the word too (an identifier in capitals, with an underscore or
     a hyphen, "HC2", "glp_intfeas1", "crypto-sha1", is left whole); words joined in camel case state each
     word ("CoastalIsland" states "Island", not "FitB" "Fit"); Greek letters and abbreviated months ("Mar.")
-    are spelt out. (An abbreviation mid-sentence, "Microsoft Corp. revenue", states the words it begins:
+    are spelt out, and so is a US state's postal code before a ZIP code ("CA 94612" states "California"). (An abbreviation mid-sentence, "Microsoft Corp. revenue", states the words it begins:
     "Corporation"; a prefix without its period does not.)"""
     text = _GREEK_RE.sub(lambda m: _GREEK[m.group(0)], text)  # "β2" is written "beta2" in a question
     text = _MONTH_ABBR.sub(lambda m: _MONTHS[m.group(1)[:3].lower()], text)  # "Mar. 29" states "March"
+    text = tx.spell_states(text)  # "Oakland, CA 94612" states "California"
     text = _CAMEL.sub(lambda m: f"{m.group(0)} {_CAMEL_CUT.sub(' ', m.group(0))}", text)
     return _FOOTNOTE.sub(r"\1 \1\2", re.sub(r"['’]s\b", "", text).replace("’", "'"))
 

@@ -11,7 +11,8 @@ adds the types a span can be checked for without a gazetteer:
 * ``place`` ("*which city / country / state / town* ...", "*where* is ... located / based /
   headquartered"): a capitalised name the question does not already give, either standing alone as
   a short value (a form field, a row label) or in running text after a locative preposition ("in
-  Mountain View"), or as a dateline ("CINCINNATI, September 8, 2023").
+  Mountain View"), as a dateline ("CINCINNATI, September 8, 2023"), or as the town of an address line
+  ("Tarzana, CA 91356", "DK-1098 Copenhagen").
 * ``role`` ("what *job title* / *position* / *occupation* ...", "what title does X *hold*"): a role
   noun of general English (officer, director, chairman, specialist ...) — a job title, not a file's
   title property.
@@ -70,6 +71,12 @@ _LOCATIVE = re.compile(r"\b(in|at|near|from|to|located in|based in|headquartered
 _DATELINE = re.compile(r"(?:^|[.!?]\s+)([A-Z][A-Z .'-]{2,})(?:,\s*[A-Z][A-Za-z.]*)?,\s+(january|february|march|april|"
                        r"may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|"
                        r"sept|oct|nov|dec)\b", re.I)
+_POSTAL_PLACE = re.compile(
+    r"\b([A-Z][A-Za-z'’.-]+(?:\s+[A-Z][A-Za-z'’.-]+){0,2}),\s+[A-Z]{2}\s+\d{5}(?:-\d{4})?\b|"
+    r"(?<![\w-])(?:[A-Z]{1,2}-\d{4,5}|\d{5})\s+([A-Z][a-z]{2,}(?:\s+[A-Z][a-z]{2,})?)\b")
+"""The town of an address line: before a US state and ZIP code ("Tarzana, CA 91356"), or after a postal code
+of five digits or with a country prefix ("20457 Hamburg", "DK-1098 Copenhagen"; four bare digits before a
+name are more often a year or a count, "2019 Google", "1234 Results")."""
 _MONTHS = frozenset(tx.MONTHS) | {m[:3] for m in tx.MONTHS} | {"sept"}
 _MONTH_STEMS = frozenset(t for m in _MONTHS for t in tx.content_terms(m))
 ROLE_WORDS = frozenset(
@@ -150,7 +157,9 @@ def _has_place(text: str, question: str) -> bool:
         return True  # a short value: a form field, a row label
     if any(_new_name(m.group(3), question) for m in _LOCATIVE.finditer(flat)):
         return True
-    return any(_new_name(m.group(1).title(), question) for m in _DATELINE.finditer(flat))
+    if any(_new_name(m.group(1).title(), question) for m in _DATELINE.finditer(flat)):
+        return True
+    return any(_new_name(m.group(1) or m.group(2), question) for m in _POSTAL_PLACE.finditer(flat))
 
 
 _CAPS_DESIGNATOR = re.compile(r"\b([A-Z]{3,})\s+([A-Z]|[IVX]{1,4}|\d{1,3})\b(?![.,]?\d)(?![-'’][A-Za-z])")

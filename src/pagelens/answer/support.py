@@ -173,7 +173,7 @@ def neighbourhood(hit: SearchHit) -> set[str]:
     whose cover reports that year is said by the whole filing, not only by its cover page)."""
     chunks = hit.all_chunks()
     text = " ".join([c.text for c in chunks] + [" ".join([*c.section, c.doc_name]) for c in chunks] + hit.doc_terms)
-    return set(tx.content_terms(text))
+    return set(tx.content_terms(tx.spell_states(text)))
 
 
 def agreement(hit: SearchHit) -> float:

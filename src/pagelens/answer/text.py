@@ -419,3 +419,21 @@ def abstain_on_names(missing: list[str]) -> bool:
     if len(missing) >= 2:
         return True
     return any(w in MONTHS or w.isdigit() for name in missing for w in name.split())
+
+
+_STATES = dict(zip(
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR "
+    "PA RI SC SD TN TX UT VT VA WA WV WI WY DC".split(),
+    "Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|Hawaii|Idaho|Illinois|"
+    "Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|"
+    "Montana|Nebraska|Nevada|New Hampshire|New Jersey|New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|"
+    "Oregon|Pennsylvania|Rhode Island|South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|"
+    "West Virginia|Wisconsin|Wyoming|District of Columbia".split("|"), strict=True))
+_STATE_ZIP = re.compile(r"\b(" + "|".join(_STATES) + r")\.?\s+(\d{5}(?:-\d{4})?)\b")
+
+
+def spell_states(text: str) -> str:
+    """A US state's postal code before a ZIP code ("Oakland, CA 94612") followed by the state's name: an
+    address states its state ("California"), though it spells it in two letters. Without a ZIP code two
+    capitals are no state ("CA" of calcium, of a certificate authority)."""
+    return _STATE_ZIP.sub(lambda m: f"{m.group(1)} {_STATES[m.group(1)]} {m.group(2)}", text)

@@ -14,12 +14,14 @@ import io
 import math
 import re
 import statistics
+from difflib import SequenceMatcher
 
 import pymupdf
 
 from pagelens.errors import PageError, PagelensError
 from pagelens.ingest import figure_passes
 from pagelens.ingest.context import PageContext
+from pagelens.ingest.furniture import BAND, normalize
 from pagelens.models import Element, ElementKind, Provenance
 from pagelens.ocr.cache import recognize
 from pagelens.ocr.protocol import OcrLine
@@ -38,6 +40,13 @@ OUTLINED_TEXT_PATHS = 200
 # OCR lines kept: confident enough, or long enough to be real text next to an illustration.
 MIN_LINE_CONFIDENCE = 0.4
 SHORT_LINE_CONFIDENCE = 0.75  # lines with ≤ 3 letters/digits need this much (engraving noise: "Y", "ff")
+
+# Pages whose running text reads under SMALL_TEXT_PX high (median line box, at ocr_dpi) are read again,
+# scaled so that it is about TARGET_TEXT_PX (at most MAX_TEXT_ZOOM times, within max_render_pixels). Scans
+# of ordinary pages at 300 dpi read 34-53 px; a book page scanned onto a small page box 19 px.
+SMALL_TEXT_PX = 26
+TARGET_TEXT_PX = 34
+MAX_TEXT_ZOOM = 2.0
 
 # Figures: skip images smaller than this; upscale small ones so text is ~ 20+ px high for Tesseract.
 MIN_FIGURE_SIDE = 40
@@ -77,18 +86,25 @@ GARBLED_CHARS = 300
 BAD_FRACTION = 0.25
 MIN_ALNUM_FRACTION = 0.5
 GARBLED_LINE_SHARE = 0.3  # a line is garbled when garbled words make up this share of it
+# An OCR text layer that spells words letter by letter ("C r o w l e y M a r i t i m e Corp."): its words
+# match no question and its word boxes make no columns. On a page that is one scanned image, a layer with
+# this share of its letters in such runs is read again by our OCR (born-digital pages keep theirs: spaced
+# headings, "S U M M A R Y", are a style there).
+SPACED_FRACTION = 0.3
+_SPACED_RUN = re.compile(r"(?<!\S)(?:[^\W\d_] ){2,}[^\W\d_](?!\S)")  # three or more single letters in a row
 
 
 class TextQuality:
     """Counts over a page's text layer: ``total`` non-space characters, of which ``readable`` usable."""
 
-    __slots__ = ("total", "bad", "garbled", "alnum_fraction")
+    __slots__ = ("total", "bad", "garbled", "alnum_fraction", "spaced_fraction")
 
-    def __init__(self, total: int, bad: int, garbled: int, alnum_fraction: float) -> None:
+    def __init__(self, total: int, bad: int, garbled: int, alnum_fraction: float, spaced_fraction: float = 0.0) -> None:
         self.total = total
         self.bad = bad
         self.garbled = garbled
         self.alnum_fraction = alnum_fraction
+        self.spaced_fraction = spaced_fraction  # share of the letters spelt one by one ("C r o w l e y")
 
     @property
     def readable(self) -> int:
@@ -134,7 +150,8 @@ def text_quality(text_dict: dict) -> TextQuality:
     chars = _ALNUM_OR_OTHER.findall(text)
     alnum = sum(map(str.isalnum, chars))  # the same count, without a generator step per character
     alnum_fraction = alnum / len(chars) if chars else 0.0
-    return TextQuality(total, bad, garbled, alnum_fraction)
+    spaced = sum(len(m.group(0)) // 2 + 1 for m in _SPACED_RUN.finditer(text)) if " " in text else 0
+    return TextQuality(total, bad, garbled, alnum_fraction, spaced / alnum if alnum else 0.0)
 
 
 def needs_ocr(ctx: PageContext) -> bool:
@@ -143,6 +160,8 @@ def needs_ocr(ctx: PageContext) -> bool:
     q = text_quality(ctx.text)
     if q.total >= max(min_chars, 1) and q.is_garbage:
         return True
+    if q.spaced_fraction >= SPACED_FRACTION and _image_coverage(ctx.page) >= FULL_PAGE_COVERAGE:
+        return True  # a scan whose OCR layer spells its words letter by letter
     if q.readable >= FULL_PAGE_TEXT_FACTOR * min_chars:
         return False
     page = ctx.page
@@ -188,15 +207,32 @@ def ocr_page(ctx: PageContext) -> list[Element]:
     pixels = page.rect.width * zoom * page.rect.height * zoom
     if pixels > s.max_render_pixels:
         zoom *= math.sqrt(s.max_render_pixels / pixels)
-    pix = page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False)
-    png = page_png(pix)
-    try:
-        lines = ctx.ocr.recognize(png)
-    except PagelensError as exc:
-        raise PageError(f"OCR failed: {exc}", file=ctx.file_name, page=ctx.page_no, stage="ocr") from exc
+    pix, lines = _read_page(ctx, zoom)
+    # Text set small (a shrunk scan of a book page: lines under SMALL_TEXT_PX at ocr_dpi) loses words to
+    # Tesseract ("Read, referred" and "GRANT" of an 1871 page at 19 px): read it again larger.
+    height = body_line_height([ln for ln in lines if keep_line(ln)])
+    if 0 < height < SMALL_TEXT_PX:
+        larger = zoom * min(MAX_TEXT_ZOOM, TARGET_TEXT_PX / height)
+        larger = min(larger, math.sqrt(s.max_render_pixels / (page.rect.width * page.rect.height)))
+        if larger > zoom * 1.1:
+            pix, lines = _read_page(ctx, larger)
     # Pixels → unrotated PDF points (the coordinates every other parser reports).
     to_pdf = pymupdf.Matrix(page.rect.width / pix.width, page.rect.height / pix.height) * page.derotation_matrix
     return lines_to_elements(ctx, [ln for ln in lines if keep_line(ln)], to_pdf)
+
+
+def _read_page(ctx: PageContext, zoom: float) -> tuple[pymupdf.Pixmap, list[OcrLine]]:
+    pix = ctx.page.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), colorspace=pymupdf.csGRAY, alpha=False)
+    try:
+        return pix, ctx.ocr.recognize(page_png(pix))  # type: ignore[union-attr]
+    except PagelensError as exc:
+        raise PageError(f"OCR failed: {exc}", file=ctx.file_name, page=ctx.page_no, stage="ocr") from exc
+
+
+def body_line_height(lines: list[OcrLine]) -> float:
+    """Median pixel height of the lines of running text (over 20 characters); 0 when there are none."""
+    heights = [ln.bbox[3] - ln.bbox[1] for ln in lines if len(ln.text) > 20]
+    return statistics.median(heights) if heights else 0.0
 
 
 def page_png(pix: pymupdf.Pixmap) -> bytes:
@@ -242,6 +278,9 @@ def lines_to_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Ma
         if rect.is_empty:
             continue
         kind, level = classify_block(blk, text, body_h)
+        band = running_band(ctx, blk, rect)
+        if band is not None:
+            kind, level = band, None
         conf = sum(ln.confidence for ln in blk) / len(blk)
         out.append(
             Element(
@@ -251,6 +290,37 @@ def lines_to_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Ma
             )
         )
     return out
+
+
+RUNNING_SIMILARITY = 0.9
+"""An OCR line this similar to a running header/footer of the document's text layer is that string read with an
+error or two ("Intemational Council" for "International Council")."""
+
+
+def running_band(ctx: PageContext, blk: list[OcrLine], rect: pymupdf.Rect) -> ElementKind | None:
+    """PAGE_HEADER / PAGE_FOOTER for an OCR block in the top / bottom band (``furniture.BAND``) of which a line
+    is one of the document's running strings (``ctx.furniture``, read from the pages with a text layer): a
+    scan's running header ("International Council of Containership Operators", "Agreement No. ...") is the
+    document's name on every page, not an answer of this one. None otherwise."""
+    if not ctx.furniture:
+        return None
+    h = ctx.page.cropbox.height
+    if rect.y1 <= BAND * h:
+        kind = ElementKind.PAGE_HEADER
+    elif rect.y0 >= (1 - BAND) * h:
+        kind = ElementKind.PAGE_FOOTER
+    else:
+        return None
+    for ln in blk:
+        norm = normalize(ln.text)
+        if len(norm) < 3:
+            continue
+        if norm in ctx.furniture or any(
+            abs(len(f) - len(norm)) <= 0.2 * len(f) and SequenceMatcher(None, norm, f).ratio() >= RUNNING_SIMILARITY
+            for f in ctx.furniture
+        ):
+            return kind
+    return None
 
 
 def join_lines(texts: list[str]) -> str:
