@@ -90,12 +90,41 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
         for body in bodies:
             out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
+    if any(_amount_field(ln) for ln in other):
+        # A label and the amounts set on its line ("Contrib. Custeio Ilum Pública: 861,60", ``ingest.text``),
+        # scored with the short lines that head its group (a column's title and a group's: "TUSD", "Tarifa Horária").
+        heads: list[str] = []
+        rest = []
+        for ln in other:
+            if _amount_field(ln):
+                lead = " ".join(heads[-FIELD_HEADS:])
+                out.append(Candidate(ln.strip(), f"{ln.strip()} ({lead})" if lead else ln.strip(), index, page, "field"))
+            else:
+                rest.append(ln)
+                if ln.strip() and len(ln.split()) <= HEADING_WORDS and re.search(r"[^\W\d_]{2}", ln):
+                    heads.append(ln.strip())
+        other = rest
     blocks = _blocks(other) if not table_lines else [(" ".join(other), "")]  # a table's caption is a candidate too
     sentences = [Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")
                  for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b))]
     for c, nxt in zip(sentences, sentences[1:]):
         c.after = nxt.text
     return out + sentences
+
+
+_AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")
+LABEL_WORDS = 8
+FIELD_HEADS = 2  # short lines before a label-and-amounts line that head it
+
+
+def _amount_field(line: str) -> bool:
+    """A line of a short label and one to four amounts after its colon: an item of a bill or statement
+    whose values the parser joined to their label (``ingest.text.join_label_values``)."""
+    m = LABEL_VALUE.match(line)
+    if not m or len(m.group(1).split()) > LABEL_WORDS or not re.search(r"[^\W\d_]", m.group(1)):
+        return False
+    vals = m.group(2).split()
+    return 0 < len(vals) <= 4 and all(_AMOUNT.match(v) for v in vals)
 
 
 HEADING_WORDS = 5  # a line of at most this many words without end punctuation is a heading of what follows

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from pagelens.models import Document
 
-PARSER_VERSION = 6
+PARSER_VERSION = 8
 """Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
 that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
 recorded (stored as 0); 2 = table extraction and SEC filing headings (#10); 3 = tables on pages turned
 by /Rotate, listings of names and ID numbers, ranges as values, a year row beside a row label as header;
 4 = column titles right-aligned over their numbers (R/Stata printouts), an empty stub title no longer "Col1";
 5 = a chart's point markers set in a symbol font (ZapfDingbats) no longer read as labels;
-6 = program printouts in monospace without rules of characters as tables (``table_printout``)."""
+6 = program printouts in monospace without rules of characters as tables (``table_printout``);
+8 = a label and the amounts set on its line to its right as one line (``text.join_label_values``: a bill's items)."""
 
 
 def is_stale(doc: Document) -> bool:
