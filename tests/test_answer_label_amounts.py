@@ -101,3 +101,21 @@ def test_a_word_and_its_joined_or_clipped_forms_count_once_in_a_column_name():
     q = "What is the standard error of the intercept in the quasi-Poisson model?"
     assert header[tx.best_column(header, tx.content_terms(q), tx.ask_terms(q))] == "quasi fm_qpois"
     assert tx.header_terms("GLM Poisson adjusted fm_pois") == ["glm", "poisson", "adjust", "fm"]
+
+
+def test_one_line_of_values_under_titles_names_its_first_value_too():
+    # a printout's fit statistics ("AIC AICc BIC" over one line of values): the first value is AIC's
+    chunk = Chunk(id="c", doc_id="d", doc_name="paper.pdf", pages=[1], kind="table", embed_text="",
+                  text="etsfit\n\n| AIC | AICc | BIC |\n|---|---|---|\n| 634.0437 | 635.2682 | 644.0803 |")
+    rows = [c for c in candidates(SearchHit(rank=1, chunk=chunk, score=1.0), 0) if c.kind == "row"]
+    assert [r.text for r in rows] == ["AIC: 634.0437; AICc: 635.2682; BIC: 644.0803"], [r.text for r in rows]
+    q = "What AIC does the model report?"
+    col = tx.best_column(rows[0].header, tx.content_terms(q), tx.ask_terms(q))
+    assert rows[0].cells[col] == "634.0437"
+
+
+def test_rows_led_by_a_number_keep_it_as_their_key():
+    chunk = Chunk(id="c", doc_id="d", doc_name="report.pdf", pages=[1], kind="table", embed_text="",
+                  text="| Year | Revenue | Cost |\n|---|---|---|\n| 2019 | 100 | 80 |\n| 2020 | 120 | 90 |")
+    rows = [c for c in candidates(SearchHit(rank=1, chunk=chunk, score=1.0), 0) if c.kind == "row"]
+    assert rows[0].text == "2019; Revenue: 100; Cost: 80", rows[0].text

@@ -162,6 +162,11 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
     sentence that defines it ("“LTR & No NSP” is trained as a left-to-right LM ...")."""
     header, rows = tx.parse_markdown_table(table_lines)
     header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
+    if header and header[0] and len(rows) == 1 and _values_only(rows[0]):
+        # One line of values under a title for each ("AIC AICc BIC" over "634.0437 635.2682 644.0803", a
+        # printout's fit statistics): the first column holds a value too, named by its title like the others.
+        # (Rows of several led by a number are keyed by it: a year, a row number.)
+        header, rows = ["", *header], [["", *r] for r in rows]
     out: list[Candidate] = []
     prev: list[str] = []
     # A row under a section row is named by it ("Services › Net sales"); a row group's rows come named.
@@ -179,6 +184,12 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
         match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
         out.append(Candidate(row_text, match, index, page, "row", header, r, label=label, gloss=gloss))
     return out
+
+
+def _values_only(cells: list[str]) -> bool:
+    """A row of values without a naming cell (numbers, blanks, marks)."""
+    filled = [x for x in cells if x.strip()]
+    return bool(filled) and not tx.row_label(cells) and tx.to_float(filled[0]) is not None
 
 
 def _table_rows(c: Candidate, hits: Sequence[SearchHit]) -> list[Candidate]:

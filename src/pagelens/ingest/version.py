@@ -19,7 +19,8 @@ by /Rotate, listings of names and ID numbers, ranges as values, a year row besid
 4 = column titles right-aligned over their numbers (R/Stata printouts), an empty stub title no longer "Col1";
 5 = a chart's point markers set in a symbol font (ZapfDingbats) no longer read as labels;
 6 = program printouts in monospace without rules of characters as tables (``table_printout``);
-8 = a label and the amounts set on its line to its right as one line (``text.join_label_values``: a bill's items)."""
+8 = a label and the amounts set on its line to its right as one line (``text.join_label_values``: a bill's items),
+a printout's heading line ("Likelihood ratio test") in its table's caption, after the command."""
 
 
 def is_stale(doc: Document) -> bool:
