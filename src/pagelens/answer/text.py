@@ -312,16 +312,14 @@ def header_terms(name: str) -> list[str]:
     "fm", "poi" and "fmpoi") and a word that begins another of the name ("poi" of "fm_pois" beside
     "Poisson") are one word, so a question word that covers both does not count twice ("the
     *quasi-Poisson* model" names "quasi fm_qpois", not "GLM Poisson adjusted fm_pois")."""
-    terms = list(dict.fromkeys(content_terms(name)))
-    joined = {"".join(terms[i:j]) for i in range(len(terms)) for j in range(i + 2, len(terms) + 1)}
-    terms = [t for t in terms if t not in joined] or terms
+    terms = list(dict.fromkeys(content_terms(re.sub(r"(?<=\w)[-_](?=\w)", " ", name)))) or content_terms(name)
     return [t for t in terms if not any(u != t and len(t) >= 3 and u.startswith(t) for u in terms)]
 
 
 def column_match(name: str, q_terms: list[str] | set[str]) -> float:
     """Share of a column name's content words the question uses (0 for a name without any); the
     titles of statistical printouts count for the quantity they name (``stat_synonyms``)."""
-    terms = header_terms(name)
+    terms = content_terms(name)
     qs = st.stat_synonyms(q_terms)
     return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
 
