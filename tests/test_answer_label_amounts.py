@@ -75,10 +75,25 @@ def _el(text: str, bbox: tuple[float, float, float, float], kind: ElementKind = 
     return Element(doc_id="d", page=1, order=0, kind=kind, text=text, bbox=bbox, attrs={"size": 9})
 
 
+def _items(y0: float = 100) -> list[Element]:
+    return [x for i, (label, value) in enumerate([("Water", "12,50"), ("Sewage", "8,10"), ("Waste fee", "-2,40")])
+            for x in (_el(label, (40, y0 + 12 * i, 80, y0 + 9 + 12 * i)), _el(value, (400, y0 + 12 * i, 420, y0 + 9 + 12 * i)))]
+
+
+def test_items_whose_amounts_line_up_are_joined():
+    assert [e.text for e in join_label_values(_items())] == ["Water: 12,50", "Sewage: 8,10", "Waste fee: -2,40"]
+
+
 def test_a_value_with_other_words_between_it_and_the_label_is_not_joined():
-    els = [_el("Quantity", (40, 100, 80, 109)), _el("Unit price", (200, 100, 240, 109)),
-           _el("12,50", (400, 100, 420, 109))]
-    assert [e.text for e in join_label_values(els)] == ["Quantity", "Unit price: 12,50"]
+    els = [_el("Quantity", (40, 60, 80, 69)), _el("Unit price", (200, 60, 240, 69)), _el("12,50", (400, 60, 420, 69)),
+           *_items()]
+    assert [e.text for e in join_label_values(els)][:2] == ["Quantity", "Unit price: 12,50"]
+
+
+def test_a_lone_label_and_number_on_one_line_are_not_joined():
+    # a heading beside a chart's tick label, a note beside a count: no list of items
+    els = [_el("Revenue by region", (40, 100, 120, 109)), _el("500", (400, 100, 415, 109))]
+    assert [e.text for e in join_label_values(els)] == ["Revenue by region", "500"]
 
 
 def test_prose_lines_and_values_on_other_lines_stay_apart():

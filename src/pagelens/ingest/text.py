@@ -379,6 +379,8 @@ def extract_text(ctx: PageContext) -> list[Element]:
 AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")
 """A value set on its own: "861,60", "-2.738,20", "17.233,37", "30%", "(1,204)", "R$ 91,33"."""
 LABEL_WORDS = 8  # a label a value line can belong to is at most this many words
+MIN_ITEMS = 3  # label-and-amount lines whose amounts line up, for any of them to be joined
+ALIGN_PT = 2.0  # points: amounts this close at their right (or left) edge line up
 LINE_SHARE = 0.5  # a value's vertical extent overlaps its label's line by this share of the smaller height
 
 
@@ -422,6 +424,15 @@ def join_label_values(els: list[Element]) -> list[Element]:
         if any(w is not label and label.bbox[2] <= w.bbox[0] and w.bbox[2] <= v.bbox[0] and on_line(w) for w in words):
             continue  # other words between them: the value is theirs (another column's)
         joined.setdefault(id(label), [label]).append(v)
+    # Items come in a list whose amounts line up (flush right, or left) under each other; a lone label and
+    # number that happen to share a line (a heading beside a chart's tick, a note beside a page's count)
+    # are no item.
+    lined = [v for group in joined.values() for v in group[1:]]
+
+    def aligned(v: Element) -> bool:
+        return sum(abs(w.bbox[2] - v.bbox[2]) <= ALIGN_PT or abs(w.bbox[0] - v.bbox[0]) <= ALIGN_PT for w in lined) >= MIN_ITEMS
+
+    joined = {k: group for k, group in joined.items() if any(aligned(v) for v in group[1:])}
     if not joined:
         return els
     gone = {id(v) for group in joined.values() for v in group[1:]}
