@@ -221,3 +221,34 @@ def test_a_pandas_frame_printed_in_parts_under_a_notebook_prompt(tmp_path: Path)
     assert t.caption == "print(data.exog.head())"
     assert t.header[1:] == ["LOWINC", "PERASIAN", "...", "AVSALK"], t.markdown
     assert t.rows[1] == ["1", "17.36507", "29.328380", "...", "59.50397"]
+
+
+def test_a_printout_heading_between_the_command_and_the_table_joins_its_caption(tmp_path: Path) -> None:
+    # knitr output of a test: the command, the test's name, its models, then the table (fresh2's systemfit
+    # paper prints an F test, two Wald tests and a likelihood ratio test alike; only the heading tells them apart)
+    block = [
+        "lrtest( fitsurRmat, fitsur )",
+        "## Likelihood ratio test",
+        "##",
+        "## Model 1: fitsurRmat",
+        "## Model 2: fitsur",
+        "##   #Df  LogLik Df  Chisq Pr(>Chisq)",
+        "## 1   9 -52.117",
+        "## 2  10 -51.614  1 1.0043     0.3163",
+    ]
+    (el,) = _tables(_pdf(block), tmp_path)
+    assert el.table.caption == "lrtest( fitsurRmat, fitsur ): Likelihood ratio test", el.table.caption
+    assert el.table.rows[-1][-1] == "0.3163", el.table.markdown
+
+
+def test_a_message_with_a_count_is_no_printout_heading(tmp_path: Path) -> None:
+    block = [
+        "> fit",
+        "convergence achieved after 18 iterations",
+        "Coefficients:",
+        "            Estimate Std. Error t value",
+        "(Intercept)   251.41       6.82   36.84",
+        "Days           10.47       1.55    6.77",
+    ]
+    (el,) = _tables(_pdf(block), tmp_path)
+    assert "iterations" not in (el.table.caption or ""), el.table.caption

@@ -90,12 +90,41 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
         for body in bodies:
             out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
+    if any(_amount_field(ln) for ln in other):
+        # A label and the amounts set on its line ("Contrib. Custeio Ilum Pública: 861,60", ``ingest.text``),
+        # scored with the short lines that head its group (a column's title and a group's: "TUSD", "Tarifa Horária").
+        heads: list[str] = []
+        rest = []
+        for ln in other:
+            if _amount_field(ln):
+                lead = " ".join(heads[-FIELD_HEADS:])
+                out.append(Candidate(ln.strip(), f"{ln.strip()} ({lead})" if lead else ln.strip(), index, page, "field"))
+            else:
+                rest.append(ln)
+                if ln.strip() and len(ln.split()) <= HEADING_WORDS and re.search(r"[^\W\d_]{2}", ln):
+                    heads.append(ln.strip())
+        other = rest
     blocks = _blocks(other) if not table_lines else [(" ".join(other), "")]  # a table's caption is a candidate too
     sentences = [Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")
                  for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b))]
     for c, nxt in zip(sentences, sentences[1:]):
         c.after = nxt.text
     return out + sentences
+
+
+_AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")
+LABEL_WORDS = 8
+FIELD_HEADS = 2  # short lines before a label-and-amounts line that head it
+
+
+def _amount_field(line: str) -> bool:
+    """A line of a short label and one to four amounts after its colon: an item of a bill or statement
+    whose values the parser joined to their label (``ingest.text.join_label_values``)."""
+    m = LABEL_VALUE.match(line)
+    if not m or len(m.group(1).split()) > LABEL_WORDS or not re.search(r"[^\W\d_]", m.group(1)):
+        return False
+    vals = m.group(2).split()
+    return 0 < len(vals) <= 4 and all(_AMOUNT.match(v) for v in vals)
 
 
 HEADING_WORDS = 5  # a line of at most this many words without end punctuation is a heading of what follows
@@ -133,6 +162,11 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
     sentence that defines it ("“LTR & No NSP” is trained as a left-to-right LM ...")."""
     header, rows = tx.parse_markdown_table(table_lines)
     header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
+    if header and header[0] and len(rows) == 1 and _values_only(rows[0]):
+        # One line of values under a title for each ("AIC AICc BIC" over "634.0437 635.2682 644.0803", a
+        # printout's fit statistics): the first column holds a value too, named by its title like the others.
+        # (Rows of several led by a number are keyed by it: a year, a row number.)
+        header, rows = ["", *header], [["", *r] for r in rows]
     out: list[Candidate] = []
     prev: list[str] = []
     # A row under a section row is named by it ("Services › Net sales"); a row group's rows come named.
@@ -150,6 +184,12 @@ def _row_candidates(table_lines: list[str], caption: str, index: int, page: int)
         match = " ".join(x for x in (row_text, gloss, caption[:160]) if x)
         out.append(Candidate(row_text, match, index, page, "row", header, r, label=label, gloss=gloss))
     return out
+
+
+def _values_only(cells: list[str]) -> bool:
+    """A row of values without a naming cell (numbers, blanks, marks)."""
+    filled = [x for x in cells if x.strip()]
+    return bool(filled) and not tx.row_label(cells) and tx.to_float(filled[0]) is not None
 
 
 def _table_rows(c: Candidate, hits: Sequence[SearchHit]) -> list[Candidate]:

@@ -116,7 +116,7 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 30
+EXTRACTIVE_VERSION = 32
 
 
 @dataclass
@@ -230,8 +230,8 @@ class ExtractiveAnswerer:
         anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
         # A row of a table that lacks the asked row or year states nothing about the asked thing.
         attached = [(c, col) for c, col in quoted if not c.absent]
-        features += cell_attachment(focus, question, chosen, best_attachment(
-            focus, question, attached, focus_idf(focus, [c.match_text for c in cands]), anchors, parties))
+        features += field_attachment(focus, question, q_terms, chosen, cell_attachment(focus, question, chosen, best_attachment(
+            focus, question, attached, focus_idf(focus, [c.match_text for c in cands]), anchors, parties)))
         units = ds.units(question, docs, focus, ds.focus_weights(focus, [c.match_text for c in cands]))
         # A distinguishing name is stated for the answer only by the documents the answer quotes: a
         # page of another document that happens to hold it ("Hispanic" in a data set's notes) says
@@ -324,8 +324,9 @@ class _Cues:
             bonus += NUMBER_MATCH_BONUS * len(self.q_numbers & found) / len(self.q_numbers)
         if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
             bonus += FIELD_LABEL_BONUS * tx.label_score(m.group(1), lx.with_synonyms(self.q_terms))
-            if self.modifier and not tx.label_score(" ".join(self.modifier), tx.content_terms(m.group(1))):
-                factor *= MODIFIER_MISSING_PENALTY  # "Address 2" for the "e-mail address"
+            lead = c.match_text[len(c.text):] if c.match_text.startswith(c.text) and c.source_kind not in ("form", "metadata") else ""
+            if self.modifier and not tx.label_score(" ".join(self.modifier), tx.content_terms(f"{m.group(1)} {lead}")):
+                factor *= MODIFIER_MISSING_PENALTY  # "Address 2" for the "e-mail address" (a group's heading may say it)
             elif c.source_kind == "metadata" and not tx.label_score(m.group(1), self.q_terms):
                 factor *= UNASKED_METADATA_PENALTY  # a file's title answers questions about titles
         if c.kind == "row" and c.cells:
@@ -425,6 +426,25 @@ def _named_field(cands: Sequence[Candidate], q_terms: list[str], doc: str, pool:
     if not named:
         return None
     return max(named, key=lambda x: (x[0], x[1], -rank.get(id(x[2]), len(rank))))[2]
+
+
+def field_attachment(focus, question: str, q_terms: list[str], chosen: list[Candidate],
+                     found: tuple[float, float, float]) -> tuple[float, float, float]:
+    """(``focus_span``, ``type_near``, ``conditions``) with a quoted ``label: value`` field whose label the
+    question states in full ("how much is charged for the *Contrib. Custeio Ilum Pública*") counted as
+    attached to what is asked, as a table cell named by its row and column is (``cell_attachment``): the
+    asked thing may be a verb's ("charged"), which no label repeats. A label of one word says too little."""
+    best = 0.0
+    typed = False
+    for c in chosen:
+        m = LABEL_VALUE.match(c.text) if c.kind == "field" and c.source_kind != "metadata" else None
+        if m is None or len(set(tx.content_terms(m.group(1)))) < 2 or tx.label_score(m.group(1), q_terms) < 1.0:
+            continue
+        best = 1.0
+        typed = typed or not focus.kind or sp.has_type(focus.kind, m.group(2), question)
+    if not best:
+        return found
+    return max(found[0], best), max(found[1], best if typed else 0.0), found[2]
 
 
 def _title_terms(cands: Sequence[Candidate]) -> set[str]:

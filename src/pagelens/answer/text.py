@@ -307,6 +307,15 @@ def _with_digits(terms: list[str]) -> list[str]:
     return [x for t in terms for x in ((t, _COUNT_WORDS[t]) if t in _COUNT_WORDS else (t,))]
 
 
+def header_terms(name: str) -> list[str]:
+    """A column name's content words, each word once: the joined form of a compound ("fm_pois" gives
+    "fm", "poi" and "fmpoi") and a word that begins another of the name ("poi" of "fm_pois" beside
+    "Poisson") are one word, so a question word that covers both does not count twice ("the
+    *quasi-Poisson* model" names "quasi fm_qpois", not "GLM Poisson adjusted fm_pois")."""
+    terms = list(dict.fromkeys(content_terms(re.sub(r"(?<=\w)[-_](?=\w)", " ", name)))) or content_terms(name)
+    return [t for t in terms if not any(u != t and len(t) >= 3 and u.startswith(t) for u in terms)]
+
+
 def column_match(name: str, q_terms: list[str] | set[str]) -> float:
     """Share of a column name's content words the question uses (0 for a name without any); the
     titles of statistical printouts count for the quantity they name (``stat_synonyms``)."""
@@ -326,7 +335,7 @@ def _column_named(header: list[str], asked: list[str]) -> int | None:
     for i, name in enumerate(header):
         if i == 0 or not name:
             continue
-        terms = content_terms(name)
+        terms = header_terms(name)
         if not terms:
             continue
         hit = sum(1 for t in terms if t in qs or prefix_match(t, qs))

@@ -398,6 +398,21 @@ def _assign(row: list[tuple[float, float, str]], cols: list[tuple[float, float]]
     return out
 
 
+HEADING_WORDS = 10
+
+
+def _heading(lines: list[_Row], j: int) -> bool:
+    """A printout's heading: a line of words (``text``) that no values follow, the last of its block
+    or followed by a break, a title or input: "Likelihood ratio test", "Analysis of Variance Table",
+    "Linear hypothesis test (Theil's F test)". It names the test or object printed below it, which the
+    command alone does not ("lrtest( fitsurRmat, fitsur )")."""
+    r = lines[j]
+    if r.kind != "text" or len(r.words) > HEADING_WORDS or any(_numeric(w[4]) for w in r.words):
+        return False  # (a count in it is a message: "convergence achieved after 18 iterations")
+    nxt = lines[j + 1] if j + 1 < len(lines) else None
+    return nxt is None or nxt.kind in ("break", "title", "code")
+
+
 def find_printout_tables(text: dict[str, Any], words: list[Word]) -> list[MonoTable]:
     """The printout tables of a page (``text``: the page's text dict; ``words``: its words)."""
     rows, other = _rows(text, words)
@@ -408,11 +423,18 @@ def find_printout_tables(text: dict[str, Any], words: list[Word]) -> list[MonoTa
     cause: _Row | None = None  # the last input line, while no other text came after it
     knitr = any(r.words[0][4] in ("##", "#>") for r in rows)
     prev: _Row | None = None
+    headings: list[_Row] = []  # the printout's heading lines since the last input line ("Likelihood ratio test")
     for block in _blocks(rows, other):
         if prev is not None and (block[0].rect.y0 - prev.rect.y1 > ABOVE_GAP * prev.rect.height or any(
                 prev.rect.y1 < (o.y0 + o.y1) / 2 < block[0].rect.y0 for o in other)):
             cause = above = None  # prose or a wide gap between the blocks: no longer the same printout
+            headings = []
         lines = _classify(block, knitr)
+        for j, r in enumerate(lines):
+            if r.command:
+                headings = []
+            elif _heading(lines, j):
+                headings.append(r)
         for i, (title, head, body, code) in enumerate(_sections(lines, cause) if len(block) >= 2 or above else []):
             t = None
             if i == 0 and not head and not title and above is not None and lines[0] is body[0]:
@@ -420,8 +442,9 @@ def find_printout_tables(text: dict[str, Any], words: list[Word]) -> list[MonoTa
             t = t or _table(title, head, body)
             if t is not None:
                 cmd = _command(code)
-                if cmd:
-                    t.title = f"{cmd}: {t.title}" if t.title else cmd
+                top = (head or body)[0].rect.y0 if not title else title.rect.y0
+                named = next((h.text for h in reversed(headings) if h.rect.y1 <= top), None)
+                t.title = ": ".join(x for x in (cmd, named, t.title) if x) or None
                 out.append(t)
         above = lines[-1] if lines and lines[-1].kind == "text" else None
         cause = next((r for r in reversed(lines) if r.command), cause)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pagelens.models import Document
 
-PARSER_VERSION = 9
+PARSER_VERSION = 11
 """Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
 that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
 recorded (stored as 0); 2 = table extraction and SEC filing headings (#10); 3 = tables on pages turned
@@ -22,7 +22,10 @@ by /Rotate, listings of names and ID numbers, ranges as values, a year row besid
 7 = form fields named by their printed labels and captions (generic names, opaque radio states), flat
 printed forms read as fields (``printed_forms``);
 9 = a scan whose OCR layer spells words letter by letter is read again by OCR, and small text on a scan is
-read again larger (``ocr_page``)."""
+read again larger (``ocr_page``);
+8 = a label and the amounts set on its line to its right as one line (``text.join_label_values``: a bill's items),
+a printout's heading line ("Likelihood ratio test") in its table's caption, after the command;
+11 = 7, 8 and 9 together (merged)."""
 
 
 def is_stale(doc: Document) -> bool:
