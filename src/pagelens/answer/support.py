@@ -270,11 +270,11 @@ _PAGE_YEAR = re.compile(r"(?<![\w.])(?:1[5-9]|20)\d\d(?![\w.])")  # a year on it
 def answer_support(
     question: str, q_terms: list[str], idf: dict[str, float], hits: Sequence[SearchHit], best: Candidate, margin: float,
 ) -> tuple[tuple[float, ...], tuple[str, ...]]:
-    """The support features (``FEATURES``) of an answer, and the rules that
-    withhold it. Names, dates and the question's words are looked for in the best snippet's own
-    neighbourhood (its page's chunks, their section headings and the document's name): an answer
-    from a page that never mentions "October" does not answer a question about October. A bare year is
-    also found on the other retrieved pages of the answer's document (``dates_found``)."""
+    """The support features (``FEATURES``) of an answer, and the rules that withhold it (``extractive``).
+    Names, dates and the question's words are looked for in the best snippet's own neighbourhood (its
+    page's chunks, their section headings and the document's name): an answer from a page that never
+    mentions "October" does not answer a question about October. A bare year is also found on the other
+    retrieved pages of the answer's document (``dates_found``)."""
     near = neighbourhood(hits[best.source])
     doc = hits[best.source].chunk.doc_name
     if best.kind == "field" and best.source_kind == "form":
