@@ -6,7 +6,7 @@
   states ("the *1999* index score") is still withheld, and a month must stand on the answer's page;
 * a file property whose label the question does not name ("Producer: pdfTeX", "Modified: ...") is not scored
   with the document's name: a question that names the document ("on the *utility bill*, ...") is answered from
-  the bill, not from its producer (``extractive._unasked_property``).
+  the bill, not from its producer (``fields.unasked_property``).
 """
 
 from __future__ import annotations

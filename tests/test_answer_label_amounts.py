@@ -1,6 +1,6 @@
 """A bill's or statement's items: a label at the left and its amounts set on the same line far to the
 right, as separate blocks of the text layer ("Contrib. Custeio Ilum Pública ........ 861,60"). The
-parser joins them into one ``label: amounts`` line (``ingest.text.join_label_values``), which the
+parser joins them into one ``label: amounts`` line (``ingest.label_values.join_label_values``), which the
 answerer reads as a field, so "what is the energy charge" quotes the energy line with its amounts rather
 than a run of bare numbers. Found on fresh2's Brazilian electricity bill (bench/realdocs.py). Also: a
 column's name counts each word once ("fm_pois" beside "Poisson"), so the question's distinguishing word
@@ -16,7 +16,7 @@ import pytest
 from index_support import ingested_app
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import candidates
-from pagelens.ingest.text import join_label_values
+from pagelens.ingest.label_values import join_label_values
 from pagelens.models import Chunk, Element, ElementKind, SearchHit
 
 ITEMS = [("Energy charge kWh", ["5.253", "17.880", "0,96383639", "17.233,37"]),

@@ -91,7 +91,7 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
             out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
         return out
     if any(_amount_field(ln) for ln in other):
-        # A label and the amounts set on its line ("Contrib. Custeio Ilum Pública: 861,60", ``ingest.text``),
+        # A label and the amounts set on its line ("Contrib. Custeio Ilum Pública: 861,60", ``ingest.label_values``),
         # scored with the short lines that head its group (a column's title and a group's: "TUSD", "Tarifa Horária").
         heads: list[str] = []
         rest = []
@@ -119,7 +119,7 @@ FIELD_HEADS = 2  # short lines before a label-and-amounts line that head it
 
 def _amount_field(line: str) -> bool:
     """A line of a short label and one to four amounts after its colon: an item of a bill or statement
-    whose values the parser joined to their label (``ingest.text.join_label_values``)."""
+    whose values the parser joined to their label (``ingest.label_values.join_label_values``)."""
     m = LABEL_VALUE.match(line)
     if not m or len(m.group(1).split()) > LABEL_WORDS or not re.search(r"[^\W\d_]", m.group(1)):
         return False

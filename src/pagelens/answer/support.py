@@ -40,6 +40,7 @@ from collections.abc import Sequence, Set
 
 from pagelens.answer import kinds
 from pagelens.answer import text as tx
+from pagelens.answer.candidates import Candidate
 from pagelens.models import SearchHit
 
 FEATURES = ("score", "span_cover", "context_cover", "type_match", "names_found", "margin", "agreement", "semantic",
@@ -50,7 +51,7 @@ ASKED_DATE_OF = (r"^\s*(the\s+)?date of\b|\b(what|which)\s+(is|was|are|were)\s+(
                  r"\b(give|state|enter|find)\s+the\s+date of\b")
 """A question whose asked thing is "the date of ..." (the wh-word's own phrase, or an opening "Date of")."""
 ASKS_DATE = r"\b(what|which)\s+(date|day)\b|" + ASKED_DATE_OF + r"|\bbirth\s?date\b"
-"""A question that asks for a date (the answer type "date"; ``extractive`` adds "when" and "dated")."""
+"""A question that asks for a date (the answer type "date"; ``cues`` adds "when" and "dated")."""
 
 # Expected answer types: (type, what in a question asks for it). Checked in this order; the first wins.
 _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -261,3 +262,47 @@ def support_score(x: Sequence[float], floors: Sequence[float] = DISTINCT_FLOORS,
     for name, floor in zip(DISTINCT, floors, strict=True):
         s *= floor + (1 - floor) * f[name]
     return s
+
+
+_PAGE_YEAR = re.compile(r"(?<![\w.])(?:1[5-9]|20)\d\d(?![\w.])")  # a year on its own, not inside a number or a code
+
+
+def answer_support(
+    question: str, q_terms: list[str], idf: dict[str, float], hits: Sequence[SearchHit], best: Candidate, margin: float,
+) -> tuple[tuple[float, ...], tuple[str, ...]]:
+    """The support features (``FEATURES``) of an answer, and the rules that withhold it (``extractive``).
+    Names, dates and the question's words are looked for in the best snippet's own neighbourhood (its
+    page's chunks, their section headings and the document's name): an answer from a page that never
+    mentions "October" does not answer a question about October. A bare year is also found on the other
+    retrieved pages of the answer's document (``dates_found``)."""
+    near = neighbourhood(hits[best.source])
+    doc = hits[best.source].chunk.doc_name
+    if best.kind == "field" and best.source_kind == "form":
+        # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.
+        near |= {t for h in hits if h.chunk.doc_name == doc for c in h.all_chunks() if c.kind == "form"
+                 for t in tx.content_terms(c.text)}
+    found, missing, dates = names_found(question, near)
+    years = {m.group(0) for h in hits if h.chunk.doc_name == doc for c in h.all_chunks()
+             for m in _PAGE_YEAR.finditer(" ".join([c.text, *c.section]))}
+    kind = answer_type(question)
+    span = " ".join([best.match_text, best.label])
+    features = (
+        best.score, best.lexical, coverage(q_terms, idf, near), float(has_type(kind, span, question)),
+        found, max(0.0, margin), agreement(hits[best.source]), best.semantic,
+        focus_found(question, near), dates_found(question, near, years),
+    )
+    every = {t for h in hits for c in h.all_chunks() for t in tx.content_terms(c.text)}
+    flags = tuple(name for name, on in (
+        ("date", dates), ("names", missing >= 2), ("focus", tx.missing_focus(question, every)),
+        ("type", format_mismatch(kind, span, question)),
+    ) if on)
+    return features, flags
+
+
+def quoted_context(c: Candidate, hits: Sequence[SearchHit]) -> list[str]:
+    """What a quoted snippet states about itself: its scored text (a row carries its header and caption),
+    its row label, and the section headings of the chunk it comes from."""
+    head = " ".join(c.text.split())[:40]
+    chunk = next((ch for ch in hits[c.source].all_chunks() if c.page in ch.pages and head in " ".join(ch.text.split())),
+                 None)
+    return [c.match_text, c.label, *(chunk.section if chunk is not None else ())]

@@ -79,7 +79,7 @@ def _conflicts(question: str, read: tc.Cell) -> bool:
 
 def _given(question: str, read: tc.Cell) -> bool:
     """The read cell's value is one the question states ("with *6* layers"): a condition, not the answer
-    (``extractive._asked_column`` then takes the next column)."""
+    (``render.asked_column`` then takes the next column)."""
     found = tx.numbers(read.value)
     return bool(found) and found <= tx.numbers(question)
 

@@ -348,7 +348,7 @@ def figure_chunk(b: _Builder, el: Element, captions: list[Element]) -> Chunk:
 
 BLANK = "(empty)"
 """The value a blank form field shows in its ``label: value`` line: kept, so that a question for it finds
-the field and the answerer can say the form leaves it blank (``answer.extractive``)."""
+the field and the answerer can say the form leaves it blank (``answer.fields``)."""
 
 
 BLANK_LABEL_WORDS = 10

@@ -27,6 +27,9 @@ connected with the title "Estimate". Here:
   ("Groups Name"); each title word goes to the column it lies over, or to the next column to its right
   (a right-aligned title wider than its values).
 
+The lines, their blocks and their kinds (input, title, header, values) are read by ``printout_lines``;
+here they are cut into sections and read as tables.
+
 The table's caption is the input line that printed it (``summary(fm1)``, without its prompt) and the
 section title ("summary(fm1): Fixed effects"); the second part of a matrix printed in two parts keeps
 the title of the first.
@@ -39,32 +42,20 @@ single line end (``svymean`` prints one row). Code listings have no such lines a
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from typing import Any
 
 import pymupdf
 
 from pagelens.ingest.monospace import FIXED_PITCH, mono_font, mono_line
+from pagelens.ingest.printout_lines import PROMPTS, STARS, Row, blocks, classify, is_prompt, mono_rows, numeric_token
 from pagelens.ingest.table_cells import Grid, Word
-from pagelens.ingest.table_mono import MonoTable, _columns, text_lines
+from pagelens.ingest.table_mono import MonoTable, _columns
 
-NUMBER = re.compile(
-    r"^[-+\u2212]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?%?\*{0,3}$|^\([-+\u2212]?[\d.,]+\)$"
-    r"|^< ?[-+]?[\d.]+(?:[eE][-+]?\d+)?$|^<?NA>?$|^NaN$|^-?Inf$"
-)
 ROW_NUMBER = re.compile(r"^\d{1,4}$")  # a year or a row number as a row's label
-JUPYTER = re.compile(r"^(?:In)?\[\d*\]:$")  # a notebook cell's prompt: "[6]:", "In[6]:"
-STARS = re.compile(r"^(?:\*{1,3}|\.|\.\.\.)$")  # significance marks; pandas' "..." for columns left out
-PROMPTS = {">", "R>", "+", ">>>", "...", "$", "In", "In[", "julia>", "sage:", "."}
-CODE_TOKENS = {"<-", "<<-", "->", "=", "==", "{", "}", "%>%", "|>", ":=", "+=", "def", "function", "import", "return"}
-CALL = re.compile(r"^[A-Za-z_.][\w.]*(?:\$\w+)?\(.*\)[;,]?$")  # a whole line that is one call: f(x, y)
 MIN_MONO_LINES = 2  # monospace lines a page needs before blocks are formed (titles over one line of values)
-BLOCK_GAP = 0.8  # line heights: a wider vertical gap (a blank line) ends a block
 ABOVE_GAP = 2.5  # line heights: titles this close above a block's first values may be its header
 MAX_COMMAND = 100  # characters: a longer input line is no caption
 MAX_HEADER = 3  # header lines a section may have
-VALUES_ROW = 0.75  # share of numbers among a body line's tokens after its label
 NUMERIC_COLUMN = 0.75  # share of a column's filled cells that are numbers in a column of values
 
 
@@ -86,147 +77,13 @@ def has_printout(text: dict[str, Any]) -> bool:
     return False
 
 
-@dataclass
-class _Row:
-    rect: pymupdf.Rect
-    words: list[Word]
-    cw: float  # character width
-    kind: str = ""  # "code", "title", "break", "text" (no numbers), "body" (numbers)
-    command: bool = False  # an input line that starts a command (after a prompt, or knitr's input)
-
-    @property
-    def text(self) -> str:
-        return " ".join(w[4] for w in self.words)
-
-
-def _rows(text: dict[str, Any], words: list[Word]) -> tuple[list[_Row], list[pymupdf.Rect]]:
-    """The page's monospace visual lines (top to bottom) and the boxes of its other lines."""
-    mono: list[tuple[pymupdf.Rect, float]] = []
-    other: list[pymupdf.Rect] = []
-    for ln, t in text_lines(text):
-        r = pymupdf.Rect(ln["bbox"])
-        if mono_line(ln):
-            mono.append((r, r.width / max(len(t), 1)))
-        else:
-            other.append(r)
-    mono.sort(key=lambda m: (m[0].y0, m[0].x0))
-    rows: list[list[Any]] = []  # [rect, [char widths]]
-    for r, cw in mono:
-        if rows:
-            last = rows[-1][0]
-            if abs((r.y0 + r.y1) / 2 - (last.y0 + last.y1) / 2) < 0.5 * min(r.height, last.height):
-                rows[-1][0] = last | r
-                rows[-1][1].append(cw)
-                continue
-        rows.append([pymupdf.Rect(r), [cw]])
-    by_y = sorted(words, key=lambda w: (w[1] + w[3]) / 2)
-    mids = [(w[1] + w[3]) / 2 for w in by_y]
-    out = []
-    for r, cws in rows:
-        near = by_y[bisect_left(mids, r.y0):bisect_right(mids, r.y1)]
-        ws = sorted((w for w in near if r.x0 - 1 <= (w[0] + w[2]) / 2 <= r.x1 + 1), key=lambda w: w[0])
-        if ws:
-            out.append(_Row(r, ws, sorted(cws)[len(cws) // 2]))
-    return out, other
-
-
-def _blocks(rows: list[_Row], other: list[pymupdf.Rect]) -> list[list[_Row]]:
-    """Runs of monospace lines without a blank line or a line of other text between them."""
-    out: list[list[_Row]] = []
-    for row in rows:
-        if out:
-            prev = out[-1][-1]
-            gap = row.rect.y0 - prev.rect.y1
-            x0, x1 = min(prev.rect.x0, row.rect.x0), max(prev.rect.x1, row.rect.x1)
-            between = any(prev.rect.y1 - 1 < (o.y0 + o.y1) / 2 < row.rect.y0 + 1 and o.x1 > x0 and o.x0 < x1 for o in other)
-            if gap <= BLOCK_GAP * prev.rect.height and not between:
-                out[-1].append(row)
-                continue
-        out.append([row])
-    return out
-
-
-def _numeric(t: str) -> bool:
-    return bool(NUMBER.match(t))
-
-
-def _values_row(toks: list[str]) -> bool:
-    """Whether a line reads as a label and values: after its leading words, mostly numbers (a title
-    line with numbers in it, "Point Forecast Lo 80 Hi 80", is not)."""
-    k = next((i for i, t in enumerate(toks) if _numeric(t)), None)
-    if k is None:
-        return False
-    rest = [t for t in toks[k:] if not STARS.match(t) and t != "<"]
-    if sum(map(_numeric, rest)) >= VALUES_ROW * len(rest):
-        return True
-    # a row number, then text columns, then the numbers ("1 Subject (Intercept) <NA> 612.1 24.74")
-    last = max(i for i, t in enumerate(rest) if not _numeric(t))
-    return len(rest) - 1 - last >= 2
-
-
-def _prompt(tok: str) -> bool:
-    """Whether a line's first word is an input prompt: ``>``, ``R>``, ``>>>``, Jupyter's ``[6]:``."""
-    return tok in (">", "R>", ">>>", "In") or tok.startswith(("R>", ">>>")) or bool(JUPYTER.match(tok))
-
-
-def _is_code(row: _Row) -> bool:
-    toks = [w[4] for w in row.words]
-    if toks[0] in PROMPTS or _prompt(toks[0]):
-        return True
-    if any(t in CODE_TOKENS or t.endswith(("<-", "{")) or "<-" in t for t in toks):
-        return True
-    txt = row.text
-    return bool(CALL.match(txt)) or (txt.endswith(("{", "(", ",")) and not _numeric(toks[-1]))
-
-
-def _classify(block: list[_Row], knitr: bool) -> list[_Row]:
-    """Mark each line's kind; on a page of knitr output (``knitr``: lines marked ``##``), drop the
-    prefix, and the lines without it are the input."""
-    out = []
-    left = min(r.rect.x0 for r in block)
-    for r in block:
-        ws = r.words
-        if knitr:
-            if ws[0][4] not in ("##", "#>"):
-                r.kind = "code"
-                # an indented input line continues a command, so does a line of closing brackets
-                r.command = r.rect.x0 <= left + 0.5 * r.cw and any(c.isalpha() for c in r.text)
-                out.append(r)
-                continue
-            ws = ws[1:]
-            if not ws:
-                continue
-            r = _Row(pymupdf.Rect(ws[0][0], r.rect.y0, r.rect.x1, r.rect.y1), ws, r.cw)
-        if len(ws) > 1 and ws[-1][4] == "\\":  # pandas: the frame goes on below
-            ws = ws[:-1]
-            r = _Row(pymupdf.Rect(r.rect.x0, r.rect.y0, ws[-1][2], r.rect.y1), ws, r.cw)
-        toks = [w[4] for w in ws]
-        if not knitr and _is_code(r):
-            r.kind = "code"
-            r.command = _prompt(toks[0])
-        elif knitr and any(t in CODE_TOKENS for t in toks):
-            r.kind = "code"
-        elif all(set(t) <= set("-=_~") for t in toks):
-            r.kind = "break"
-        elif (toks[-1].endswith(":") or (len(toks) == 1 and toks[0].startswith(("$", "[[")))) and not any(map(_numeric, toks)):
-            r.kind = "title"
-        elif any(t.endswith((":", "=")) for t in toks):
-            r.kind = "break"  # "Number of obs: 180, groups: Subject, 18", "Ratios="
-        elif _values_row(toks):
-            r.kind = "body"
-        else:
-            r.kind = "text"
-        out.append(r)
-    return out
-
-
-def _sections(rows: list[_Row], cause: _Row | None = None) -> list[tuple[_Row | None, list[_Row], list[_Row], _Row | None]]:
+def _sections(rows: list[Row], cause: Row | None = None) -> list[tuple[Row | None, list[Row], list[Row], Row | None]]:
     """(title, header lines, body lines, the input line that printed them) of each section of a block;
     ``cause``: the input line before the block."""
-    out: list[tuple[_Row | None, list[_Row], list[_Row], _Row | None]] = []
-    title: _Row | None = None
-    head: list[_Row] = []
-    body: list[_Row] = []
+    out: list[tuple[Row | None, list[Row], list[Row], Row | None]] = []
+    title: Row | None = None
+    head: list[Row] = []
+    body: list[Row] = []
 
     def close() -> None:
         if body:
@@ -254,12 +111,12 @@ def _sections(rows: list[_Row], cause: _Row | None = None) -> list[tuple[_Row | 
     return out
 
 
-def _command(row: _Row | None) -> str | None:
+def _command(row: Row | None) -> str | None:
     """An input line as the command that printed a table: without its prompt, if short enough."""
     if row is None:
         return None
     toks = [w[4] for w in row.words]
-    while toks and (toks[0] in PROMPTS or toks[0] in ("##", "#>") or _prompt(toks[0])):
+    while toks and (toks[0] in PROMPTS or toks[0] in ("##", "#>") or is_prompt(toks[0])):
         toks = toks[1:]
     text = " ".join(toks)
     return text if 0 < len(text) <= MAX_COMMAND else None
@@ -297,7 +154,7 @@ def _aligned(groups: list[list[Word]], cols: list[tuple[float, float]], lead: in
     return True
 
 
-def _caption_like(r: _Row, head: list[_Row], cols: list[tuple[float, float]]) -> bool:
+def _caption_like(r: Row, head: list[Row], cols: list[tuple[float, float]]) -> bool:
     """A first header line that starts at the printout's left edge and runs as one piece of words
     over two or more columns ("Analysis of Variance Table" over "npar Sum Sq Mean Sq")."""
     if len(head) < 2 or len(r.words) < 3 or r.words[0][0] > min(cols[0][0], *(h.words[0][0] for h in head)) + 0.5 * r.cw:
@@ -307,7 +164,7 @@ def _caption_like(r: _Row, head: list[_Row], cols: list[tuple[float, float]]) ->
     return one_piece and spans >= 2
 
 
-def _header(head: list[_Row], cols: list[tuple[float, float]], lead: int, tol: float) -> tuple[list[str] | None, _Row | None]:
+def _header(head: list[Row], cols: list[tuple[float, float]], lead: int, tol: float) -> tuple[list[str] | None, Row | None]:
     """One title per column from the header lines (``_place``), and a first line that is no header
     (not ``_aligned``: "Analysis of Variance Table") as the caption; (None, None) when the header
     lines do not fit the columns."""
@@ -326,7 +183,7 @@ def _header(head: list[_Row], cols: list[tuple[float, float]], lead: int, tol: f
     return titles, caption
 
 
-def _table(title: _Row | None, head: list[_Row], body: list[_Row]) -> MonoTable | None:
+def _table(title: Row | None, head: list[Row], body: list[Row]) -> MonoTable | None:
     cw = max(r.cw for r in body)
     tol = 0.4 * cw
     seg_rows = [[(w[0], w[2], w[4]) for w in r.words] for r in body]
@@ -336,7 +193,7 @@ def _table(title: _Row | None, head: list[_Row], body: list[_Row]) -> MonoTable 
     cells = []
     for row in seg_rows:
         cells.append(_assign(row, cols))
-    numeric = [sum(1 for row in cells if row[k] and _numeric(row[k])) for k in range(len(cols))]
+    numeric = [sum(1 for row in cells if row[k] and numeric_token(row[k])) for k in range(len(cols))]
     filled = [sum(1 for row in cells if row[k]) for k in range(len(cols))]
     is_num = [filled[k] > 0 and numeric[k] >= NUMERIC_COLUMN * filled[k] for k in range(len(cols))]
     lead = next((k for k, n in enumerate(is_num) if n), len(cols))
@@ -359,9 +216,9 @@ def _table(title: _Row | None, head: list[_Row], body: list[_Row]) -> MonoTable 
         is_num = [False, *is_num[lead:]]
         lead = 1
     values = [row[k] for row in cells for k in range(lead, len(cols)) if row[k] and not STARS.match(row[k])]
-    if not values or sum(map(_numeric, values)) < 0.6 * len(values):
+    if not values or sum(map(numeric_token, values)) < 0.6 * len(values):
         return None
-    if any(not any(_numeric(c) for c in row[lead:]) for row in cells):
+    if any(not any(numeric_token(c) for c in row[lead:]) for row in cells):
         return None
     if sum(is_num) < 2 and title is None:
         return None  # one column of numbers under no section title: a list more than a table
@@ -377,7 +234,7 @@ def _table(title: _Row | None, head: list[_Row], body: list[_Row]) -> MonoTable 
                 return None
     elif not titles:
         # no header: each line a label and two numbers
-        if lead != 1 or any(not row[0] or sum(_numeric(c) for c in row[1:]) < 2 for row in cells):
+        if lead != 1 or any(not row[0] or sum(numeric_token(c) for c in row[1:]) < 2 for row in cells):
             return None
     box = pymupdf.Rect(body[0].rect)
     for r in [*head, *body[1:], *([title] if title else [])]:
@@ -401,13 +258,13 @@ def _assign(row: list[tuple[float, float, str]], cols: list[tuple[float, float]]
 HEADING_WORDS = 10
 
 
-def _heading(lines: list[_Row], j: int) -> bool:
+def _heading(lines: list[Row], j: int) -> bool:
     """A printout's heading: a line of words (``text``) that no values follow, the last of its block
     or followed by a break, a title or input: "Likelihood ratio test", "Analysis of Variance Table",
     "Linear hypothesis test (Theil's F test)". It names the test or object printed below it, which the
     command alone does not ("lrtest( fitsurRmat, fitsur )")."""
     r = lines[j]
-    if r.kind != "text" or len(r.words) > HEADING_WORDS or any(_numeric(w[4]) for w in r.words):
+    if r.kind != "text" or len(r.words) > HEADING_WORDS or any(numeric_token(w[4]) for w in r.words):
         return False  # (a count in it is a message: "convergence achieved after 18 iterations")
     nxt = lines[j + 1] if j + 1 < len(lines) else None
     return nxt is None or nxt.kind in ("break", "title", "code")
@@ -415,21 +272,21 @@ def _heading(lines: list[_Row], j: int) -> bool:
 
 def find_printout_tables(text: dict[str, Any], words: list[Word]) -> list[MonoTable]:
     """The printout tables of a page (``text``: the page's text dict; ``words``: its words)."""
-    rows, other = _rows(text, words)
+    rows, other = mono_rows(text, words)
     if len(rows) < 2:
         return []
     out = []
-    above: _Row | None = None  # the last line of the block before, when it is a line of titles
-    cause: _Row | None = None  # the last input line, while no other text came after it
+    above: Row | None = None  # the last line of the block before, when it is a line of titles
+    cause: Row | None = None  # the last input line, while no other text came after it
     knitr = any(r.words[0][4] in ("##", "#>") for r in rows)
-    prev: _Row | None = None
-    headings: list[_Row] = []  # the printout's heading lines since the last input line ("Likelihood ratio test")
-    for block in _blocks(rows, other):
+    prev: Row | None = None
+    headings: list[Row] = []  # the printout's heading lines since the last input line ("Likelihood ratio test")
+    for block in blocks(rows, other):
         if prev is not None and (block[0].rect.y0 - prev.rect.y1 > ABOVE_GAP * prev.rect.height or any(
                 prev.rect.y1 < (o.y0 + o.y1) / 2 < block[0].rect.y0 for o in other)):
             cause = above = None  # prose or a wide gap between the blocks: no longer the same printout
             headings = []
-        lines = _classify(block, knitr)
+        lines = classify(block, knitr)
         for j, r in enumerate(lines):
             if r.command:
                 headings = []

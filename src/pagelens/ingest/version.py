@@ -23,8 +23,8 @@ by /Rotate, listings of names and ID numbers, ranges as values, a year row besid
 printed forms read as fields (``printed_forms``);
 9 = a scan whose OCR layer spells words letter by letter is read again by OCR, and small text on a scan is
 read again larger (``ocr_page``);
-8 = a label and the amounts set on its line to its right as one line (``text.join_label_values``: a bill's items),
-a printout's heading line ("Likelihood ratio test") in its table's caption, after the command;
+8 = a label and the amounts set on its line to its right as one line (``label_values.join_label_values``: a
+bill's items), a printout's heading line ("Likelihood ratio test") in its table's caption, after the command;
 11 = 7, 8 and 9 together (merged)."""
 
 
