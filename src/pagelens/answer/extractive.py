@@ -172,6 +172,7 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = _Cues.of(question, q_terms)
+        cues.titles = _titles(cands)
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
             naming |= _title_terms(cands)
@@ -301,6 +302,7 @@ class _Cues:
     kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
     question: str = ""
     reason: bool = False  # a "why" question (``span.WHY_Q``)
+    titles: tuple[str, ...] = ()  # the sources' titles by their file properties, normalized (``_titles``)
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> _Cues:
@@ -342,8 +344,10 @@ class _Cues:
             bonus += FIGURE_TEXT_BONUS if c.kind == "figtext" else 0.0
             if self.figure_refs & set(_FIGURE_REF.findall(c.label or c.text)):
                 bonus += FIGURE_REF_BONUS
-        if self.person and not _PERSON.search(c.text):
+        if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
+        if self.titles and c.kind == "sentence" and "titl" not in self.q_terms and _opens_with_title(c.text, self.titles):
+            factor *= UNASKED_METADATA_PENALTY  # the document's title printed on its cover: which document, not what it says
         if self.date:
             if tx.has_date(c.text):
                 bonus += DATE_BONUS
@@ -436,6 +440,27 @@ def _title_terms(cands: Sequence[Candidate]) -> set[str]:
     return {t for c in cands if c.kind == "field" and c.source_kind == "metadata"
             and (m := LABEL_VALUE.match(c.text)) and m.group(1).strip().lower() == "title"
             for t in tx.content_terms(m.group(2))}
+
+
+def _titles(cands: Sequence[Candidate]) -> tuple[str, ...]:
+    """The titles the sources' file properties give, lower case, spaces collapsed."""
+    return tuple(dict.fromkeys(" ".join(m.group(2).lower().split()) for c in cands
+                               if c.kind == "field" and c.source_kind == "metadata"
+                               and (m := LABEL_VALUE.match(c.text)) and m.group(1).strip().lower() == "title"
+                               and len(m.group(2).split()) >= 2))
+
+
+def _opens_with_title(text: str, titles: Sequence[str]) -> bool:
+    """Whether ``text`` opens with one of ``titles`` (a title slide's or cover's first line)."""
+    flat = " ".join(text.lower().split())
+    return any(flat.startswith(t) for t in titles)
+
+
+def _names_person(text: str, q_terms: Sequence[str]) -> bool:
+    """Whether ``text`` holds a person-like name ("Matthias Vogelgesang") that is not made of the question's
+    own words: "Predicting Bus Bunching" in a talk's title is the talk the question names, not who gave it."""
+    asked = set(q_terms)
+    return any(not set(tx.content_terms(m.group(0))) <= asked for m in _PERSON.finditer(text))
 
 
 def _unasked_property(c: Candidate, q_terms: list[str]) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pagelens.models import Document
 
-PARSER_VERSION = 7
+PARSER_VERSION = 10
 """Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
 that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
 recorded (stored as 0); 2 = table extraction and SEC filing headings (#10); 3 = tables on pages turned
@@ -20,7 +20,9 @@ by /Rotate, listings of names and ID numbers, ranges as values, a year row besid
 5 = a chart's point markers set in a symbol font (ZapfDingbats) no longer read as labels;
 6 = program printouts in monospace without rules of characters as tables (``table_printout``);
 7 = form fields named by their printed labels and captions (generic names, opaque radio states), flat
-printed forms read as fields (``printed_forms``)."""
+printed forms read as fields (``printed_forms``); 10 = slides: a title repeated only on a run of
+consecutive landscape pages (overlays, "(cont.)" slides) is the slide's title, not a running header; a line opened by a drawn bullet (a small filled shape just
+left of it) is a list item of its own, and "·" is a bullet glyph."""
 
 
 def is_stale(doc: Document) -> bool:
