@@ -116,7 +116,7 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 28
+EXTRACTIVE_VERSION = 31
 
 
 @dataclass
