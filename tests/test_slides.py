@@ -169,3 +169,22 @@ def test_a_title_made_of_the_question_s_words_is_no_person() -> None:
     assert not _names_person("Predicting Bus Bunching from Sparse GPS Traces", q)
     assert _names_person("A graph-based approach Ilse Vandermeer Delft Institute", q)
     assert _opens_with_title("Q3 FY2024 Sales Review Northwind Outdoor Gear", ("q3 fy2024 sales review",))
+
+
+def test_a_list_item_ends_its_slide_too() -> None:
+    els = [_el(1, 0, ElementKind.HEADING, "H1 commitments", y=10),
+           _el(1, 1, ElementKind.LIST_ITEM, "Q1: Offline mode for iOS and Android", y=60),
+           _el(1, 2, ElementKind.LIST_ITEM, "Q2: Audit log API", y=73),
+           _el(2, 0, ElementKind.TEXT, "H2 2025", y=120)]
+    chunks = [c for c in chunk_document(DOC, els, IndexSettings(), lambda s: len(s.split())) if c.kind == "text"]
+    assert [c.pages for c in chunks] == [[1], [2]]
+
+
+def test_an_uncaptioned_chart_is_named_by_its_heading() -> None:
+    chunk = Chunk(id="c", doc_id="d", doc_name="t.pdf", kind="figure", embed_text="", pages=[4],
+                  section=["Q3 revenue by region ($M)"],
+                  text="Labels: 14 12.4 12 9.8 Pacific NW California\nValues: Pacific NW: 12.4; California: 9.8")
+    hit = SearchHit(rank=1, score=1.0, chunk=chunk)
+    found = {c.text: c for c in cd.candidates(hit, 0) if c.kind == "figtext"}
+    assert found["Pacific NW: 12.4"].label == "Q3 revenue by region ($M)"
+    assert "revenue" in found["California: 9.8"].match_text

@@ -89,8 +89,10 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
                 bodies.append(body)
         for s in tx.split_sentences(caption):
             out.append(Candidate(s, s, index, page, "figure", label=caption))
+        # A chart without a caption is named by the heading it sits under (a slide's title: "Q3 revenue by region").
+        title = caption or (" ".join(chunk.section[-1].split()) if chunk.section else "")
         for body in bodies:
-            out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
+            out.append(Candidate(body, f"{title} {body}", index, page, "figtext", label=title))
         return out
     blocks = _blocks(other) if not table_lines else [(" ".join(other), "")]  # a table's caption is a candidate too
     sentences = [Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")

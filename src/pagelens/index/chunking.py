@@ -205,7 +205,8 @@ class _Flow:
             return False
         if el.kind not in (ElementKind.TEXT, ElementKind.LIST_ITEM):
             return False
-        if _BULLETED.match(last.text) and re.match(r"\W*[A-Z0-9]", el.text):
+        item = last.element.kind == ElementKind.LIST_ITEM or _BULLETED.match(last.text)
+        if item and re.match(r"\W*[A-Z0-9]", el.text):
             return False  # a slide's last bullet, then the next slide's first line: an item ends without a period
         return not _SENTENCE_DONE.search(last.text)
 
