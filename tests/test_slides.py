@@ -59,7 +59,7 @@ def test_overlay_title_is_a_heading_and_the_footer_furniture() -> None:
     assert furniture.normalize("Three rules for the primary") not in running
     els = _page_elements(pdf, 3)
     assert any(e.kind == ElementKind.HEADING and e.text == "Three rules for the primary" for e in els)
-    assert any(e.kind == ElementKind.PAGE_FOOTER for e in els)
+    assert any(e.kind == ElementKind.PAGE_FOOTER and e.attrs.get("landscape") for e in els)
 
 
 def test_a_title_repeated_across_a_portrait_document_stays_furniture() -> None:
@@ -99,6 +99,7 @@ def test_overlay_builds_make_no_chunks_and_footers_ride_along() -> None:
         els.append(_el(p, 0, ElementKind.HEADING, "Three rules for the primary", y=10))
         els += [_el(p, i + 1, ElementKind.LIST_ITEM, r, y=60 + 13 * i) for i, r in enumerate(rules[:k])]
         els.append(_el(p, 9, ElementKind.PAGE_FOOTER, f"SRE Guild - On-call at Example Bank    2 / {5}", y=265))
+        els[-1].attrs["landscape"] = True
     els.append(_el(4, 0, ElementKind.HEADING, "Next slide", y=10))
     els.append(_el(4, 1, ElementKind.TEXT, "Something else entirely", y=60))
     chunks = [c for c in chunk_document(DOC, els, IndexSettings(), lambda s: len(s.split())) if c.kind == "text"]
@@ -188,3 +189,10 @@ def test_an_uncaptioned_chart_is_named_by_its_heading() -> None:
     found = {c.text: c for c in cd.candidates(hit, 0) if c.kind == "figtext"}
     assert found["Pacific NW: 12.4"].label == "Q3 revenue by region ($M)"
     assert "revenue" in found["California: 9.8"].match_text
+
+
+def test_a_portrait_page_s_running_head_does_not_ride_along() -> None:
+    els = [_el(1, 0, ElementKind.PAGE_HEADER, "THE SIEGE OF VICKSBURG", y=10),
+           _el(1, 1, ElementKind.TEXT, "Many a family is dependent upon the sum drawn here.", y=60)]
+    chunks = [c for c in chunk_document(DOC, els, IndexSettings(), lambda s: len(s.split())) if c.kind == "text"]
+    assert chunks[0].running == []

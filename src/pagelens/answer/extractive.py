@@ -346,8 +346,11 @@ class _Cues:
                 bonus += FIGURE_REF_BONUS
         if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
-        if self.titles and c.kind == "sentence" and "titl" not in self.q_terms and _opens_with_title(c.text, self.titles):
-            factor *= UNASKED_METADATA_PENALTY  # the document's title printed on its cover: which document, not what it says
+        if (self.titles and not self.person and c.kind == "sentence" and "titl" not in self.q_terms
+                and _opens_with_title(c.text, self.titles)):
+            # The document's title printed on its cover says which document, not what it holds (for a "who"
+            # question the byline beside it stays: its name is told apart by ``_names_person``).
+            factor *= UNASKED_METADATA_PENALTY
         if self.date:
             if tx.has_date(c.text):
                 bonus += DATE_BONUS

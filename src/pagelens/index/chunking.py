@@ -8,9 +8,11 @@
 * An overlay build of a slide (beamer's \\pause, a PowerPoint build: a page whose every element is
   repeated on the next page under the same first line, which adds more) makes no chunks: the last
   build says it all, and earlier builds would crowd the results with copies.
-* Page headers and footers never enter a chunk's text; their lines, page numbers left out, ride along
-  as ``Chunk.running`` (a deck's short title and author, a course code, a journal's name): they name
-  the document on that page for the answerer without being content.
+* Page headers and footers never enter a chunk's text. On landscape pages (slides) their lines, page
+  numbers left out, ride along as ``Chunk.running`` (a deck's short title and speaker, a course code):
+  a slide's body rarely restates what its deck is about, so they name the document on that page for
+  the answerer without being content. (A book's or report's running head is not taken so: its pages'
+  prose says what it is about, and a chapter head printed on a page is no evidence for a name.)
 * A table is one chunk (caption + markdown, kind ``table``); a long or wide table also gets row-group
   chunks that repeat the header row (kind ``table_rows``), so a cell deep in a table is still found.
   A row group is embedded (and BM25-indexed) as its rows' records, ``label — column: value; ...``,
@@ -251,7 +253,7 @@ def chunk_document(
             metadata.extend(e for e in group if e.kind == ElementKind.METADATA)
             continue
         page_els = [e for e in group if e.kind not in FURNITURE_KINDS]
-        lines = [running_line(e.text) for e in group if e.kind in FURNITURE_KINDS]
+        lines = [running_line(e.text) for e in group if e.kind in FURNITURE_KINDS and e.attrs.get("landscape")]
         b.running[_page] = [line for line in dict.fromkeys(lines) if line]
         captions = [e for e in page_els if e.kind == ElementKind.CAPTION]
         forms: list[Element] = []

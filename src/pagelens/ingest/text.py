@@ -390,6 +390,8 @@ def extract_text(ctx: PageContext) -> list[Element]:
                 attrs["bold"] = True
             if seg[0].rotated:
                 attrs["rotated"] = True
+            if kind in (ElementKind.PAGE_HEADER, ElementKind.PAGE_FOOTER) and ctx.page.rect.width > ctx.page.rect.height:
+                attrs["landscape"] = True  # a slide's footer: the deck's short title and speaker (``Chunk.running``)
             if filing_heading:
                 attrs["numbered"] = attrs["filing"] = True
             elif kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):
