@@ -196,3 +196,31 @@ def test_a_portrait_page_s_running_head_does_not_ride_along() -> None:
            _el(1, 1, ElementKind.TEXT, "Many a family is dependent upon the sum drawn here.", y=60)]
     chunks = [c for c in chunk_document(DOC, els, IndexSettings(), lambda s: len(s.split())) if c.kind == "text"]
     assert chunks[0].running == []
+
+
+def test_horizontal_bar_chart_values_read_with_their_categories(tmp_path: Path) -> None:
+    doc = pymupdf.open()
+    page = doc.new_page(width=720, height=405)
+    x0, y0, x1, y1 = 200.0, 80.0, 620.0, 320.0
+    page.draw_line((x0, y0), (x0, y1))
+    page.draw_line((x0, y1), (x1, y1))
+    for t in (0, 10, 20, 30, 40):
+        x = x0 + (x1 - x0) * t / 40
+        w = pymupdf.get_text_length(str(t), fontsize=9)
+        page.insert_text((x - w / 2, y1 + 12), str(t), fontsize=9)
+        page.draw_line((x, y1), (x, y1 + 3))
+    cats, vals = ["Offline mode", "SCIM", "Audit log API", "Summaries"], [38, 27, 19, 16]
+    slot = (y1 - y0) / len(cats)
+    for i, (c, v) in enumerate(zip(cats, vals)):
+        by0, by1 = y0 + slot * i + slot * 0.2, y0 + slot * (i + 1) - slot * 0.2
+        right = x0 + (x1 - x0) * v / 40
+        page.draw_rect(pymupdf.Rect(x0, by0, right, by1), color=None, fill=(0.85, 0.45, 0.1))
+        mid = (by0 + by1) / 2 + 3
+        w = pymupdf.get_text_length(c, fontsize=9)
+        page.insert_text((x0 - 6 - w, mid), c, fontsize=9)
+        page.insert_text((right + 4, mid), str(v), fontsize=9)
+    ctx = PageContext.build(page, doc_id="d", file_name="x.pdf", settings=IngestSettings(),
+                            images=ImageStore(tmp_path / "img"))
+    tables.extract_tables(ctx)
+    figs = [e for e in figures.extract_figures(ctx) if e.kind == ElementKind.FIGURE]
+    assert figs and figs[0].attrs.get("values") == ["Offline mode: 38", "SCIM: 27", "Audit log API: 19", "Summaries: 16"]
