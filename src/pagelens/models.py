@@ -213,6 +213,11 @@ class Chunk(BaseModel):
     element_ids: list[str] = Field(default_factory=list)
     section: list[str] = Field(default_factory=list)
     image: str | None = Field(None, description="Figure image sha256 for figure chunks.")
+    running: list[str] = Field(
+        default_factory=list, description="The running header and footer lines of the chunk's slides (landscape pages), page numbers "
+        "left out (a deck's short title, its author, a course code): said on every page, so they name the document "
+        "for this page without being any part of its content (never embedded, never quoted)."
+    )
 
     @property
     def page(self) -> int:

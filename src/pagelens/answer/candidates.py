@@ -17,7 +17,7 @@ from pagelens.models import Chunk, SearchHit
 from pagelens.row_sections import SEP, row_sections, with_section
 
 LABEL_VALUE = re.compile(r"^\s*([^:]{1,60}):\s+(\S.*)$")
-_FIGURE_BODY = re.compile(r"^(Labels|Text in image|Description):\s*")
+_FIGURE_BODY = re.compile(r"^(Labels|Values|Text in image|Description):\s*")
 _TOTAL_ROW = re.compile(r"^\s*(grand\s+)?(totals?|sum|all|overall)\b", re.I)
 _GENERIC_HEADER = re.compile(r"^col\d+$", re.I)  # names a table finder gives unnamed columns
 MAX_LABEL_CHARS = 80  # longer first cells are notes, not row labels
@@ -83,12 +83,16 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
         for ln in other:
             m = _FIGURE_BODY.match(ln.strip())
             body = " ".join(ln.strip()[m.end():].split()) if m else ""
-            if body and not any(body in b or b in body for b in bodies):
+            if m and m.group(1) == "Values":  # a chart's "category: value" pairs, each a candidate of its own
+                bodies.extend(v for v in body.split("; ") if v and v not in bodies)
+            elif body and not any(body in b or b in body for b in bodies):
                 bodies.append(body)
         for s in tx.split_sentences(caption):
             out.append(Candidate(s, s, index, page, "figure", label=caption))
+        # A chart without a caption is named by the heading it sits under (a slide's title: "Q3 revenue by region").
+        title = caption or (" ".join(chunk.section[-1].split()) if chunk.section else "")
         for body in bodies:
-            out.append(Candidate(body, f"{caption} {body}", index, page, "figtext", label=caption))
+            out.append(Candidate(body, f"{title} {body}", index, page, "figtext", label=title))
         return out
     if any(_amount_field(ln) for ln in other):
         # A label and the amounts set on its line ("Contrib. Custeio Ilum Pública: 861,60", ``ingest.label_values``),
@@ -128,6 +132,9 @@ def _amount_field(line: str) -> bool:
 
 
 HEADING_WORDS = 5  # a line of at most this many words without end punctuation is a heading of what follows
+BULLETS = "•●▪◦·‣▸►▶■□➢➤✓✔»○◆◇"
+"""Bullet glyphs (PowerPoint's, beamer's, Word's): a line opening with one is a list item of its own."""
+_BULLET = re.compile(rf"[{BULLETS}]\s|[-–*]\s")
 _OPEN_END = re.compile(r"(\b(the|a|an|of|and|or|to|in|on|at|for|by|with|from|as|per|than)|[,;:(\-–—/&])\s*$", re.I)
 
 
@@ -138,7 +145,8 @@ def _blocks(lines: list[str]) -> list[tuple[str, str]]:
     capital, a digit or a bullet ("Adjusted effective tax rate of 23%" / "Capital expenditures of $3.4 –
     $3.6 billion"). Headings (short lines) stay with the line they head, and the later items of the
     list are scored with them too ("Full-Year 2023 Guidance"); lines that end a sentence end their run
-    anyway."""
+    anyway. A line that opens with a bullet glyph followed by another that does is an item of its own,
+    however short ("· Database lock: May 2025" / "· Topline results: July 2025" on a slide)."""
     out: list[tuple[str, str]] = []
     run: list[str] = []
     lead = ""  # the heading lines of the list the next item belongs to
@@ -146,8 +154,9 @@ def _blocks(lines: list[str]) -> list[tuple[str, str]]:
         run.append(line)
         nxt = lines[i + 1].lstrip() if i + 1 < len(lines) else ""
         flat = line.strip()
-        if (nxt and len(flat.split()) > HEADING_WORDS and not re.search(r"[.!?:\"”')\]]\W*$", flat)
-                and not _OPEN_END.search(flat) and re.match(r"[A-Z0-9•●▪◦\-–*(]", nxt)):
+        items = bool(nxt) and bool(_BULLET.match(flat)) and bool(_BULLET.match(nxt))
+        if items or (nxt and len(flat.split()) > HEADING_WORDS and not re.search(r"[.!?:\"”')\]]\W*$", flat)
+                     and not _OPEN_END.search(flat) and re.match(rf"[A-Z0-9{BULLETS}\-–*(]", nxt)):
             heads = [x.strip() for x in run[:-1] if len(x.split()) <= HEADING_WORDS]
             out.append(("\n".join(run), "" if heads else lead))
             lead = " ".join(heads) if heads else lead

@@ -13,6 +13,7 @@ designators than the question's), which ``extractive`` scores it with.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pagelens.answer import kinds, span
@@ -85,6 +86,7 @@ class Cues:
     kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
     question: str = ""
     reason: bool = False  # a "why" question (``span.WHY_Q``)
+    titles: tuple[str, ...] = ()  # the sources' titles by their file properties, normalized (``fields.titles``)
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> Cues:
@@ -127,8 +129,13 @@ class Cues:
             bonus += FIGURE_TEXT_BONUS if c.kind == "figtext" else 0.0
             if self.figure_refs & set(_FIGURE_REF.findall(c.label or c.text)):
                 bonus += FIGURE_REF_BONUS
-        if self.person and not _PERSON.search(c.text):
+        if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
+        if (self.titles and not self.person and c.kind == "sentence" and "titl" not in self.q_terms
+                and _opens_with_title(c.text, self.titles)):
+            # The document's title printed on its cover says which document, not what it holds (for a "who"
+            # question the byline beside it stays: its name is told apart by ``_names_person``).
+            factor *= UNASKED_METADATA_PENALTY
         if self.date:
             if tx.has_date(c.text):
                 bonus += DATE_BONUS
@@ -162,3 +169,16 @@ def _typed_part(c: Candidate, kind: str) -> str:
     if c.kind == "row" and c.cells:
         return c.label or c.cells[0] if kind in ("place", "role") else c.text
     return c.text
+
+
+def _opens_with_title(text: str, titles: Sequence[str]) -> bool:
+    """Whether ``text`` opens with one of ``titles`` (a title slide's or cover's first line)."""
+    flat = " ".join(text.lower().split())
+    return any(flat.startswith(t) for t in titles)
+
+
+def _names_person(text: str, q_terms: Sequence[str]) -> bool:
+    """Whether ``text`` holds a person-like name ("Matthias Vogelgesang") that is not made of the question's
+    own words: "Predicting Bus Bunching" in a talk's title is the talk the question names, not who gave it."""
+    asked = set(q_terms)
+    return any(not set(tx.content_terms(m.group(0))) <= asked for m in _PERSON.finditer(text))

@@ -73,7 +73,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 32
+EXTRACTIVE_VERSION = 33
 
 
 @dataclass
@@ -129,6 +129,7 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms)
+        cues.titles = fl.titles(cands)
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
             naming |= fl.title_terms(cands)

@@ -107,6 +107,14 @@ def title_terms(cands: Sequence[Candidate]) -> set[str]:
             for t in tx.content_terms(m.group(2))}
 
 
+def titles(cands: Sequence[Candidate]) -> tuple[str, ...]:
+    """The titles the sources' file properties give, lower case, spaces collapsed."""
+    return tuple(dict.fromkeys(" ".join(m.group(2).lower().split()) for c in cands
+                               if c.kind == "field" and c.source_kind == "metadata"
+                               and (m := LABEL_VALUE.match(c.text)) and m.group(1).strip().lower() == "title"
+                               and len(m.group(2).split()) >= 2))
+
+
 def unasked_property(c: Candidate, q_terms: list[str]) -> bool:
     """A file property ("Producer: pdfTeX", "Modified: 2020-03-03") whose label the question does not name. Its
     candidate is scored with the document's name (``candidates``), which lets a question that names the document

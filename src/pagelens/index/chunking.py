@@ -5,7 +5,14 @@
   A heading starts a new chunk and stays with the text under it. Long paragraphs are split at
   sentence boundaries. A chunk ends at a page break unless a sentence runs across it (then it
   cites both pages), so chunks cite the page their text is on.
-* Page headers and footers never enter a chunk.
+* An overlay build of a slide (beamer's \\pause, a PowerPoint build: a page whose every element is
+  repeated on the next page under the same first line, which adds more) makes no chunks: the last
+  build says it all, and earlier builds would crowd the results with copies.
+* Page headers and footers never enter a chunk's text. On landscape pages (slides) their lines, page
+  numbers left out, ride along as ``Chunk.running`` (a deck's short title and speaker, a course code):
+  a slide's body rarely restates what its deck is about, so they name the document on that page for
+  the answerer without being content. (A book's or report's running head is not taken so: its pages'
+  prose says what it is about, and a chapter head printed on a page is no evidence for a name.)
 * A table is one chunk (caption + markdown, kind ``table``); a long or wide table also gets row-group
   chunks that repeat the header row (kind ``table_rows``), so a cell deep in a table is still found.
   A row group is embedded (and BM25-indexed) as its rows' records, ``label — column: value; ...``,
@@ -36,10 +43,10 @@ from pagelens.settings import IndexSettings
 
 CountFn = Callable[[str], int]
 
-CHUNKER_VERSION = 7
+CHUNKER_VERSION = 10
 """Bump when a change here alters chunk texts or ids, or when the label keys a chunk's point carries
 change (``pagelens.retrieve.labels``; 6: financial statement titles; 7: blank form fields kept as
-``label: (empty)``), so that an index built by the old
+``label: (empty)``; 10: running header/footer lines carried as ``Chunk.running``), so that an index built by the old
 code is not reused (``Settings.index_identity`` should include it)."""
 
 FLOW_KINDS = frozenset(
@@ -57,6 +64,8 @@ PREFIX_WORDS = 8  # words kept from the title and from each heading in the embed
 SECTION_LEVELS = 2  # innermost headings kept in the embed prefix
 _SENTENCE_DONE = re.compile(r"[.!?:;)\]\"'”]\s*$")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+(?=[\"'(\[]?[A-Z0-9])")
+_BULLETED = re.compile(r"\s*[•●▪◦·‣▸►▶■□➢➤✓✔»○◆◇]\s")
+_PAGE_COUNT = re.compile(r"(?<![\w.])(?:page\s+)?\d{1,4}\s*(?:/|of)\s*\d{1,4}(?![\w.])|^\s*\d{1,4}\s*$|(?<=\s)\d{1,4}\s*$", re.I)
 _JUNK_TITLE = re.compile(r"(microsoft\s+\w+\s+-|untitled|\.(docx?|tex|pdf|indd|pptx?)\b)", re.I)
 
 
@@ -71,6 +80,11 @@ def doc_label(doc: Document) -> str:
     if not (3 <= len(title) <= 200) or _JUNK_TITLE.search(title):
         title = Path(doc.name).stem.replace("_", " ")
     return _words(title, PREFIX_WORDS)
+
+
+def running_line(text: str) -> str:
+    """A header/footer line without its page number ("Spring 2025 3 / 5" -> "Spring 2025", "12" -> "")."""
+    return " ".join(_PAGE_COUNT.sub(" ", text).split())
 
 
 def _words(text: str, n: int) -> str:
@@ -99,6 +113,7 @@ class _Builder:
     raw_count: CountFn
     label: str = ""
     special: int = 0  # tokens the counter adds to every text ([CLS]/[SEP]), removed per unit
+    running: dict[int, list[str]] = field(default_factory=dict)  # page -> its header/footer lines (``Chunk.running``)
 
     def count(self, text: str) -> int:
         return max(0, self.raw_count(text) - self.special)
@@ -122,6 +137,7 @@ class _Builder:
             element_ids=list(dict.fromkeys(e.id for e in els)),
             section=list(section),
             image=image,
+            running=list(dict.fromkeys(line for p in pages for line in self.running.get(p, ()))),
         )
 
     def units(self, el: Element, text: str | None = None) -> list[_Unit]:
@@ -191,6 +207,9 @@ class _Flow:
             return False
         if el.kind not in (ElementKind.TEXT, ElementKind.LIST_ITEM):
             return False
+        item = last.element.kind == ElementKind.LIST_ITEM or _BULLETED.match(last.text)
+        if item and re.match(r"\W*[A-Z0-9]", el.text):
+            return False  # a slide's last bullet, then the next slide's first line: an item ends without a period
         return not _SENTENCE_DONE.search(last.text)
 
     def flush(self, carry: bool = False) -> Iterator[Chunk]:
@@ -228,8 +247,14 @@ def chunk_document(
     b.special = count_tokens("")
     flow = _Flow(b)
     metadata: list[Element] = []
-    for _page, group in itertools.groupby(elements, key=lambda e: e.page):
+    pages = [(p, list(g)) for p, g in itertools.groupby(elements, key=lambda e: e.page)]
+    for i, (_page, group) in enumerate(pages):
+        if i + 1 < len(pages) and pages[i + 1][0] == _page + 1 and _earlier_build(group, pages[i + 1][1]):
+            metadata.extend(e for e in group if e.kind == ElementKind.METADATA)
+            continue
         page_els = [e for e in group if e.kind not in FURNITURE_KINDS]
+        lines = [running_line(e.text) for e in group if e.kind in FURNITURE_KINDS and e.attrs.get("landscape")]
+        b.running[_page] = [line for line in dict.fromkeys(lines) if line]
         captions = [e for e in page_els if e.kind == ElementKind.CAPTION]
         forms: list[Element] = []
         for el in page_els:
@@ -249,6 +274,19 @@ def chunk_document(
     meta = metadata_chunk(b, metadata)
     if meta is not None:
         yield meta
+
+
+def _earlier_build(page: list[Element], following: list[Element]) -> bool:
+    """Whether ``page`` is an overlay build of the slide on ``following``: same first line, and all of
+    its content elements are on ``following`` too (which adds more)."""
+    def texts(els: list[Element]) -> list[str]:
+        return [" ".join(e.text.split()) for e in els
+                if e.kind not in FURNITURE_KINDS and e.kind != ElementKind.METADATA and e.text.strip()]
+
+    now, then = texts(page), texts(following)
+    if len(now) < 2 or not then or now[0] != then[0] or len(then) <= len(now):
+        return False
+    return set(now) <= set(then)
 
 
 # -- tables ----------------------------------------------------------------------------------------
@@ -332,6 +370,8 @@ def figure_text(el: Element, caption: str | None) -> str:
     parts = [caption or ""]
     if f.inner_text:
         parts.append("Labels: " + " ".join(f.inner_text.split()))
+    if el.attrs.get("values"):  # a chart's value labels with their categories (``figures.chart_values``)
+        parts.append("Values: " + "; ".join(" ".join(str(v).split()) for v in el.attrs["values"]))
     if f.ocr_text:
         parts.append("Text in image: " + " ".join(f.ocr_text.split()))
     if f.description:

@@ -69,6 +69,7 @@ def chunk_payload(chunk: Chunk) -> dict[str, Any]:
         "section": chunk.section,
         "element_ids": chunk.element_ids,
         "image": chunk.image,
+        "running": chunk.running,
     }
 
 
@@ -85,6 +86,7 @@ def chunk_from_payload(payload: dict[str, Any]) -> Chunk:
         element_ids=payload.get("element_ids", []),
         section=payload.get("section", []),
         image=payload.get("image"),
+        running=payload.get("running", []),
     )
 
 

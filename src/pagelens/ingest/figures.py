@@ -95,7 +95,106 @@ def render_region(page: pymupdf.Page, rect: pymupdf.Rect, scale: float, max_pixe
     return page.get_pixmap(clip=rect, matrix=pymupdf.Matrix(scale, scale), alpha=False)
 
 
-def _element(ctx: PageContext, reg: Region, rect: pymupdf.Rect, inner: list[str]) -> Element:
+_VALUE = re.compile(r"^[-+−]?[$€£¥]?\d[\d,]*(?:\.\d+)?\s*(?:%|[A-Za-z]{1,8})?$")
+"""A chart's value label: "12.4", "$41.6M", "46%", "19 votes"."""
+MIN_CATEGORIES = 3
+
+
+def chart_values(labels: list[tuple[pymupdf.Rect, str]]) -> list[str]:
+    """A bar or line chart's value labels read with their categories: ``"Pacific NW: 12.4"``.
+
+    The category axis is the lowest row of at least ``MIN_CATEGORIES`` labels on one baseline with value
+    labels (numbers) above it; each number above that row goes to the category whose centre is nearest
+    its own, within half the categories' spacing. The value axis's ticks (a column of numbers with one
+    right or left edge, outside the categories' span) are left out. A horizontal bar chart is read the
+    same way turned a quarter (whichever reading names more categories): its categories a column of labels with one right edge, each number right of
+    it going to the category level with it (``_horizontal``). Empty when no such axis is found: the labels
+    are then read as they lie (``FigureData.inner_text``)."""
+    values = [(r, t) for r, t in labels if _VALUE.match(t.strip())]
+    if len(values) < 2:
+        return []
+    # The reading that gives more categories their values wins: a horizontal chart's tick row can pass for
+    # a category axis with its bar labels over it.
+    upright, turned = _vertical(labels, values), _horizontal(labels, values)
+    return turned if len(turned) > len(upright) else upright
+
+
+def _vertical(labels: list[tuple[pymupdf.Rect, str]], values: list[tuple[pymupdf.Rect, str]]) -> list[str]:
+    rows: dict[int, list[tuple[pymupdf.Rect, str]]] = {}
+    for r, t in labels:
+        key = next((k for k in rows if abs(k - r.y1) <= 2), round(r.y1))
+        rows.setdefault(key, []).append((r, t))
+    for y in sorted(rows, reverse=True):
+        cats = sorted(rows[y], key=lambda rt: rt[0].x0)
+        if len(cats) < MIN_CATEGORIES:
+            continue
+        mids = [(r.x0 + r.x1) / 2 for r, _ in cats]
+        gaps = [b - a for a, b in zip(mids, mids[1:])]
+        if min(gaps) <= 0:
+            continue
+        half = min(gaps) / 2
+        above = [(r, t) for r, t in values if r.y1 < y - 1 and not any(r == c for c, _ in cats)]
+        ticks = _ticks(above)
+        found: dict[int, list[str]] = {}
+        for r, t in above:
+            if id(r) in ticks:
+                continue
+            mid = (r.x0 + r.x1) / 2
+            i = min(range(len(mids)), key=lambda k: abs(mids[k] - mid))
+            if abs(mids[i] - mid) <= half:
+                found.setdefault(i, []).append((r.y0, t.strip()))  # type: ignore[arg-type]
+        if len(found) < 2:
+            continue
+        return [f"{cats[i][1].strip()}: {', '.join(t for _, t in sorted(found[i]))}" for i in sorted(found)]
+    return []
+
+
+def _horizontal(labels: list[tuple[pymupdf.Rect, str]], values: list[tuple[pymupdf.Rect, str]]) -> list[str]:
+    """Categories down the left (a column of at least ``MIN_CATEGORIES`` words with one right edge), the
+    numbers right of them; the value axis's ticks (three or more numbers on one baseline) left out."""
+    words = [(r, t) for r, t in labels if not _VALUE.match(t.strip())]
+    columns: dict[int, list[tuple[pymupdf.Rect, str]]] = {}
+    for r, t in words:
+        key = next((k for k in columns if abs(k - r.x1) <= 2), round(r.x1))
+        columns.setdefault(key, []).append((r, t))
+    ticks = {id(r) for r, _ in values
+             if sum(1 for s, _ in values if abs(s.y1 - r.y1) <= 1.0) >= MIN_CATEGORIES}
+    for x in sorted(columns, reverse=True):
+        cats = sorted(columns[x], key=lambda rt: rt[0].y0)
+        if len(cats) < MIN_CATEGORIES:
+            continue
+        mids = [(r.y0 + r.y1) / 2 for r, _ in cats]
+        gaps = [b - a for a, b in zip(mids, mids[1:])]
+        if min(gaps) <= 0:
+            continue
+        half = min(gaps) / 2
+        found: dict[int, list[tuple[float, str]]] = {}
+        for r, t in values:
+            if id(r) in ticks or r.x0 < x - 1:
+                continue
+            mid = (r.y0 + r.y1) / 2
+            i = min(range(len(mids)), key=lambda k: abs(mids[k] - mid))
+            if abs(mids[i] - mid) <= half:
+                found.setdefault(i, []).append((r.x0, t.strip()))
+        if len(found) < 2:
+            continue
+        return [f"{cats[i][1].strip()}: {', '.join(t for _, t in sorted(found[i]))}" for i in sorted(found)]
+    return []
+
+
+def _ticks(values: list[tuple[pymupdf.Rect, str]]) -> set[int]:
+    """The value axis's tick labels among ``values``: three or more numbers sharing a right (or left) edge."""
+    out: set[int] = set()
+    for edge in (lambda r: r.x1, lambda r: r.x0):
+        for r, _ in values:
+            column = [s for s, _ in values if abs(edge(s) - edge(r)) <= 1.0]
+            if len(column) >= 3 and len({round(s.y0) for s in column}) == len(column):
+                out.update(id(s) for s in column)
+    return out
+
+
+def _element(ctx: PageContext, reg: Region, rect: pymupdf.Rect, inner: list[str],
+             values: list[str] | None = None) -> Element:
     s = ctx.settings
     try:
         pix = render_region(ctx.page, rect, s.figure_scale, s.max_render_pixels)
@@ -112,7 +211,7 @@ def _element(ctx: PageContext, reg: Region, rect: pymupdf.Rect, inner: list[str]
         figure=FigureData(
             image=sha, width=pix.width, height=pix.height, source=source, inner_text=inner_text, caption=caption
         ),
-        attrs={"paths": reg.paths},
+        attrs={"paths": reg.paths, **({"values": values} if values else {})},
     )
 
 
@@ -146,7 +245,7 @@ def extract_figures(ctx: PageContext) -> list[Element]:
         rect &= ctx.page.rect
         if rect.is_empty or any(abs(rect & d) > 0.5 * abs(rect) for d in done):
             continue
-        out.append(_element(ctx, reg, rect, [t for _, t in labels]))
+        out.append(_element(ctx, reg, rect, [t for _, t in labels], chart_values(labels)))
         done.append(rect)
         if any(rect.contains((p.tl + p.br) / 2) for p in prose):
             ctx.claimed.extend(pymupdf.Rect(r) for r, _ in labels)

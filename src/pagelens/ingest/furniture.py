@@ -44,12 +44,19 @@ def repeat_threshold(page_count: int) -> int | None:
 
 
 def detect_furniture(pdf: pymupdf.Document) -> set[str]:
-    """Normalized strings (see ``normalize``) that repeat in the top/bottom band across pages."""
+    """Normalized strings (see ``normalize``) that repeat in the top/bottom band across pages.
+
+    In a deck of landscape pages (slides), a top-band string met only on one run of consecutive pages
+    that is less than half the deck is a slide's title repeated by overlays (beamer's \\pause, a
+    PowerPoint build) or continued slides, not a running header: it stays the heading of its slides."""
     need = repeat_threshold(pdf.page_count)
     if need is None:
         return set()
     seen: dict[str, int] = {}
-    for page in pdf:
+    where: dict[str, list[int]] = {}
+    top_band: set[str] = set()
+    landscape = sum(1 for page in pdf if page.rect.width > page.rect.height) * 2 > pdf.page_count
+    for pno, page in enumerate(pdf):
         h = page.rect.height
         top, bottom = page.rect.y0 + BAND * h, page.rect.y1 - BAND * h
         on_page: set[str] = set()
@@ -60,6 +67,17 @@ def detect_furniture(pdf: pymupdf.Document) -> set[str]:
                 norm = normalize(line)
                 if len(norm) >= 3 and not is_page_number(line):
                     on_page.add(norm)
+                    if y1 <= top:
+                        top_band.add(norm)
         for s in on_page:
             seen[s] = seen.get(s, 0) + 1
-    return {s for s, n in seen.items() if n >= need}
+            where.setdefault(s, []).append(pno)
+    out = {s for s, n in seen.items() if n >= need}
+    if landscape:
+        out -= {s for s in out & top_band if _one_run(where[s]) and len(where[s]) * 2 < pdf.page_count}
+    return out
+
+
+def _one_run(pages: list[int]) -> bool:
+    """Whether ``pages`` (ascending) are consecutive."""
+    return pages[-1] - pages[0] + 1 == len(pages)

@@ -26,7 +26,7 @@ from pagelens.ingest.furniture import BAND, is_page_number, normalize
 from pagelens.ingest.label_values import join_label_values
 from pagelens.models import Element, ElementKind
 
-BULLETS = frozenset("•◦▪▫‣⁃∙●○■□►▶➢➤❖◆◇♦–—\ufffd\uf0b7\uf0a7\uf0d8\uf076\uf0fc")
+BULLETS = frozenset("•◦▪▫‣⁃∙·●○■□►▶➢➤❖◆◇♦–—\ufffd\uf0b7\uf0a7\uf0d8\uf076\uf0fc")
 _DINGBAT_FONT = re.compile(r"wingding|dingbat|symbol|bookmaster", re.IGNORECASE)
 _ENUM = re.compile(r"^(?:\(?\d{1,2}[.)]|\(?[a-z][.)]|\([ivx]{1,4}\)|[ivx]{1,4}\.)\s+\S")
 CAPTION_LABEL = r"(?:figure|fig\.?|table|tab\.|algorithm|listing|chart|exhibit|scheme|plate)"
@@ -68,6 +68,7 @@ class Row:
     italic: float = 0.0
     formula: bool = False
     furniture: ElementKind | None = None
+    marked: bool = False  # a drawn bullet (a small filled shape) sits just left of the row (``_mark_drawn_bullets``)
 
     @property
     def h(self) -> float:
@@ -153,6 +154,8 @@ def body_size(rows: list[Row]) -> float:
 
 
 def _bullet(row: Row) -> bool:
+    if row.marked:
+        return True
     first = row.spans[0]
     head = row.text[:1]
     if head in BULLETS or unicodedata.category(head) == "Co":
@@ -203,6 +206,31 @@ def _mark_furniture(ctx: PageContext, rows_by_block: list[list[Row]]) -> None:
             # A band block holding a page number or a running string is furniture as a whole
             # ("Chapter 2. Roles ... 11" footers).
             r.furniture = ElementKind.PAGE_HEADER if r.y1 <= top else ElementKind.PAGE_FOOTER
+
+
+def _mark_drawn_bullets(ctx: PageContext, rows: list[Row]) -> None:
+    """Rows that open a list item marked by a drawing, not a glyph: beamer's triangles and discs,
+    PowerPoint's shapes. A small filled shape (at most the row's height, at least a point) whose middle
+    is level with the row's and that ends less than two of the row's heights before the row starts is
+    its bullet; the item is then one of its own, not a line of the paragraph above."""
+    marks = []
+    for d in ctx.drawings:
+        if d.get("fill") is None:
+            continue
+        x0, y0, x1, y1 = d["rect"]
+        marks.append((x0, y0, x1, y1))
+    if not marks or len(marks) > 200:
+        return
+    for r in rows:
+        h = r.bot - r.top
+        if r.furniture is not None or h <= 0:
+            continue
+        mid = (r.top + r.bot) / 2
+        for x0, y0, x1, y1 in marks:
+            w, t = x1 - x0, y1 - y0
+            if 1.0 <= w <= h and 1.0 <= t <= h and abs((y0 + y1) / 2 - mid) <= 0.35 * h and 0 <= r.x0 - x1 <= 2 * h:
+                r.marked = True
+                break
 
 
 def _mark_formulas(rows: list[Row], body: float) -> None:
@@ -345,6 +373,7 @@ def extract_text(ctx: PageContext) -> list[Element]:
     for rows in rows_by_block:
         _mark_formulas(rows, body)
     _mark_furniture(ctx, rows_by_block)
+    _mark_drawn_bullets(ctx, all_rows)
     out: list[Element] = []
     for rows in rows_by_block:
         segments: list[list[Row]] = []
@@ -363,6 +392,8 @@ def extract_text(ctx: PageContext) -> list[Element]:
                 attrs["bold"] = True
             if seg[0].rotated:
                 attrs["rotated"] = True
+            if kind in (ElementKind.PAGE_HEADER, ElementKind.PAGE_FOOTER) and ctx.page.rect.width > ctx.page.rect.height:
+                attrs["landscape"] = True  # a slide's footer: the deck's short title and speaker (``Chunk.running``)
             if filing_heading:
                 attrs["numbered"] = attrs["filing"] = True
             elif kind == ElementKind.HEADING and NUMBERED_HEADING.match(text):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pagelens.models import Document
 
-PARSER_VERSION = 11
+PARSER_VERSION = 12
 """Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
 that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
 recorded (stored as 0); 2 = table extraction and SEC filing headings (#10); 3 = tables on pages turned
@@ -21,11 +21,14 @@ by /Rotate, listings of names and ID numbers, ranges as values, a year row besid
 6 = program printouts in monospace without rules of characters as tables (``table_printout``);
 7 = form fields named by their printed labels and captions (generic names, opaque radio states), flat
 printed forms read as fields (``printed_forms``);
-9 = a scan whose OCR layer spells words letter by letter is read again by OCR, and small text on a scan is
-read again larger (``ocr_page``);
 8 = a label and the amounts set on its line to its right as one line (``label_values.join_label_values``: a
 bill's items), a printout's heading line ("Likelihood ratio test") in its table's caption, after the command;
-11 = 7, 8 and 9 together (merged)."""
+9 = a scan whose OCR layer spells words letter by letter is read again by OCR, and small text on a scan is
+read again larger (``ocr_page``);
+10 = slides: a title repeated only on a run of consecutive landscape pages (overlays, "(cont.)" slides) is
+the slide's title, not a running header; a line opened by a drawn bullet (a small filled shape just left of
+it) is a list item of its own, and "·" is a bullet glyph;
+11, 12 = 7 to 10 merged (each branch had bumped on its own)."""
 
 
 def is_stale(doc: Document) -> bool:

@@ -158,15 +158,22 @@ class Retriever:
             timings["hop"] = _ms(t0)
         timings.setdefault("rerank", 0.0)
         hits = [c.hit(i + 1) for i, c in enumerate(ordered[:k])]
+        words = [(w, tokenize(w)) for w in re.findall(r"[\w'’.&-]+", query)]
         if routing is not None:
             # Issuer, form and period, and the file name's designators ("DD Form 293"): title and keyword
             # words are often what the question asks about. The question's own words, in its order
             # ("Acme's", "second quarter"), not the index's stems.
-            words = [(w, tokenize(w)) for w in re.findall(r"[\w'’.&-]+", query)]
             for h in hits:
                 facts = routing.facts.get(h.chunk.doc_id, set())
                 named = [w for w, toks in words if toks and toks[0] in facts]  # "10-K" by "10-k", not "10"
                 h.doc_terms = list(dict.fromkeys([*named, *designators(query, h.chunk.doc_name)]))
+        for h in hits:
+            # The page's running header/footer (a deck's short title, a course code, the speaker) names
+            # the document on this page: the question's words it holds say which document, not which span.
+            running = {t for c in h.all_chunks() for line in c.running for t in tokenize(line)}
+            said = [w for w, toks in words if toks and all(t in running for t in toks)]
+            if said:
+                h.doc_terms = list(dict.fromkeys([*h.doc_terms, *said]))
         return hits
 
     def route(self, query: str) -> Routing:
