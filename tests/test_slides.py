@@ -9,7 +9,7 @@ from pathlib import Path
 import pymupdf
 
 from pagelens.answer import candidates as cd
-from pagelens.answer.extractive import _names_person, _opens_with_title
+from pagelens.answer.cues import _names_person, _opens_with_title
 from pagelens.answer import text as tx
 from pagelens.index.chunking import chunk_document, running_line
 from pagelens.ingest import figures, furniture, tables, text
