@@ -119,3 +119,20 @@ def test_two_scanned_pages_are_too_few_for_a_running_header(tmp_path: Path) -> N
     engine = create_ocr_engine(IngestSettings(ocr="tesseract"), lambda m: None)
     pages = [ocr_page(ctx_for(page, tmp_path, engine)) for page in scanned_report(2)]
     assert not mark_ocr_running(pages)
+
+
+@requires_tesseract
+def test_ingest_stores_a_scanned_reports_running_header_as_page_header(tmp_path: Path) -> None:
+    from pagelens.ingest.pipeline import Ingestor
+    from pagelens.ocr import create_ocr_engine
+    from pagelens.store.catalog import Catalog
+
+    settings = IngestSettings(ocr="tesseract")
+    engine = create_ocr_engine(settings, lambda m: None)
+    scanned_report().save(tmp_path / "report.pdf")
+    catalog = Catalog(tmp_path / "c.db")
+    result = Ingestor(settings, catalog, ImageStore(tmp_path / "img"), engine).ingest_file(tmp_path / "report.pdf")
+    els = catalog.elements(result.doc_id)
+    heads = [e for e in els if "Annual Report" in e.text]
+    assert len(heads) == 3 and all(e.kind == ElementKind.PAGE_HEADER for e in heads)
+    assert any(e.kind == ElementKind.TEXT and "Hollins" in e.text for e in els)
