@@ -15,6 +15,7 @@ from typing import Any
 
 from pagelens.errors import DocumentError
 from pagelens.ingest import sections
+from pagelens.ingest.furniture import mark_ocr_running
 from pagelens.ingest.table_continuation import mark_continuations
 from pagelens.models import Document, Element, ElementKind, IngestResult, element_id
 from pagelens.store.catalog import Catalog
@@ -47,6 +48,10 @@ class DocumentAssembler:
         warned: dict[str, list[int]] = {}
         prev_tables: list[Element] = []
         pages: list[list[Element]] = []
+        parsed = {pno: [Element.model_validate(e) for e in page["elements"]] for pno, page in self._pages.items()}
+        scanned = [els for pno, els in sorted(parsed.items()) if self._pages[pno].get("ocr")]
+        if len(scanned) >= 3:
+            mark_ocr_running(scanned)  # a scan's running header: only OCR saw it (furniture.mark_ocr_running)
         for pno in range(1, doc.pages + 1):
             page = self._pages.get(pno) or {"elements": [], "error": "page missing from the parse results"}
             for w in page.get("warnings") or []:
@@ -55,7 +60,7 @@ class DocumentAssembler:
                 doc.failed_pages[pno] = page["error"]
             if page.get("ocr"):
                 doc.ocr_pages.append(pno)
-            els = [Element.model_validate(e) for e in page["elements"]]
+            els = parsed.get(pno, [])
             if pno == 1:
                 els = self.meta_elements + els
             cur_tables = [e for e in els if e.kind == ElementKind.TABLE]

@@ -81,3 +81,32 @@ def detect_furniture(pdf: pymupdf.Document) -> set[str]:
 def _one_run(pages: list[int]) -> bool:
     """Whether ``pages`` (ascending) are consecutive."""
     return pages[-1] - pages[0] + 1 == len(pages)
+
+
+
+def mark_ocr_running(pages: list[list]) -> set[str]:
+    """Running headers/footers of scanned pages, from their OCR blocks (``pages``: the elements of each OCR'd
+    page of one document). A block that OCR found in the top/bottom band (``attrs["band"]``, set by
+    ``ocr_page``) whose normalized text (see ``normalize``) recurs on ``repeat_threshold`` of those pages
+    becomes PAGE_HEADER / PAGE_FOOTER, as on pages with a text layer (``detect_furniture`` sees no text on
+    a scan): a scanned report's "Water Board - Annual Report 2003  Page 2" is the document's name on every
+    page, not an answer of one. Returns the strings found."""
+    from pagelens.models import ElementKind
+
+    need = repeat_threshold(len(pages))
+    if need is None:
+        return set()
+    seen: dict[str, int] = {}
+    for els in pages:
+        for s in {normalize(e.text) for e in els if e.attrs.get("band") and e.text}:
+            if len(s) >= 3:
+                seen[s] = seen.get(s, 0) + 1
+    found = {s for s, n in seen.items() if n >= need}
+    if found:
+        for els in pages:
+            for e in els:
+                band = e.attrs.get("band")
+                if band and e.kind in (ElementKind.TEXT, ElementKind.HEADING) and normalize(e.text) in found:
+                    e.kind = ElementKind.PAGE_HEADER if band == "top" else ElementKind.PAGE_FOOTER
+                    e.level = None
+    return found

@@ -92,19 +92,40 @@ GARBLED_LINE_SHARE = 0.3  # a line is garbled when garbled words make up this sh
 # headings, "S U M M A R Y", are a style there).
 SPACED_FRACTION = 0.3
 _SPACED_RUN = re.compile(r"(?<!\S)(?:[^\W\d_] ){2,}[^\W\d_](?!\S)")  # three or more single letters in a row
+# A layer whose words are broken at a letter or two ("Tarn Valley W ater Board", "L eak ag e an d", "Black
+# M oss"): its glyphs were placed one by one, narrower than the scan's letters, so gaps fall inside words.
+# Such a layer shows as words of one or two letters that are not words: on the scans of the development
+# corpora whose layers read well, at most 3% of the words; broken layers 9-14%. A scan (one image over the
+# page) whose layer has FRAGMENT_FRACTION of its words (and FRAGMENT_MIN of them) such fragments is read
+# again by our OCR.
+FRAGMENT_FRACTION = 0.06
+FRAGMENT_MIN = 6
+_SHORT_WORDS = frozenset(
+    "a i o an as at be by do go he if in is it me my no of on or so to up us we am ok oh ah mr dr st vs"
+    " ie eg ii iv vi uk eu un de la le du en et il au ce ne se sa ou da di al el lo su ya y e zu im ob um"
+    " er es da".split()
+)
 
 
 class TextQuality:
     """Counts over a page's text layer: ``total`` non-space characters, of which ``readable`` usable."""
 
-    __slots__ = ("total", "bad", "garbled", "alnum_fraction", "spaced_fraction")
+    __slots__ = ("total", "bad", "garbled", "alnum_fraction", "spaced_fraction", "fragments", "words")
 
-    def __init__(self, total: int, bad: int, garbled: int, alnum_fraction: float, spaced_fraction: float = 0.0) -> None:
+    def __init__(self, total: int, bad: int, garbled: int, alnum_fraction: float, spaced_fraction: float = 0.0,
+                 fragments: int = 0, words: int = 0) -> None:
         self.total = total
         self.bad = bad
         self.garbled = garbled
         self.alnum_fraction = alnum_fraction
         self.spaced_fraction = spaced_fraction  # share of the letters spelt one by one ("C r o w l e y")
+        self.fragments = fragments  # words of one or two letters that are no word ("W ater", "M oss")
+        self.words = words
+
+    @property
+    def broken_words(self) -> bool:
+        """Whether the layer breaks its words apart ("L eak ag e an d res erv o irs")."""
+        return self.fragments >= FRAGMENT_MIN and self.fragments >= FRAGMENT_FRACTION * max(self.words, 1)
 
     @property
     def readable(self) -> int:
@@ -151,7 +172,9 @@ def text_quality(text_dict: dict) -> TextQuality:
     alnum = sum(map(str.isalnum, chars))  # the same count, without a generator step per character
     alnum_fraction = alnum / len(chars) if chars else 0.0
     spaced = sum(len(m.group(0)) // 2 + 1 for m in _SPACED_RUN.finditer(text)) if " " in text else 0
-    return TextQuality(total, bad, garbled, alnum_fraction, spaced / alnum if alnum else 0.0)
+    words = text.split()
+    fragments = sum(1 for w in words if len(w) <= 2 and w.isalpha() and w.lower() not in _SHORT_WORDS)
+    return TextQuality(total, bad, garbled, alnum_fraction, spaced / alnum if alnum else 0.0, fragments, len(words))
 
 
 def needs_ocr(ctx: PageContext) -> bool:
@@ -160,8 +183,8 @@ def needs_ocr(ctx: PageContext) -> bool:
     q = text_quality(ctx.text)
     if q.total >= max(min_chars, 1) and q.is_garbage:
         return True
-    if q.spaced_fraction >= SPACED_FRACTION and _image_coverage(ctx.page) >= FULL_PAGE_COVERAGE:
-        return True  # a scan whose OCR layer spells its words letter by letter
+    if (q.spaced_fraction >= SPACED_FRACTION or q.broken_words) and _image_coverage(ctx.page) >= FULL_PAGE_COVERAGE:
+        return True  # a scan whose OCR layer spells its words letter by letter, or breaks them apart
     if q.readable >= FULL_PAGE_TEXT_FACTOR * min_chars:
         return False
     page = ctx.page
@@ -282,11 +305,16 @@ def lines_to_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Ma
         if band is not None:
             kind, level = band, None
         conf = sum(ln.confidence for ln in blk) / len(blk)
+        attrs: dict[str, object] = {"ocr_confidence": round(conf, 3)}
+        if rect.y1 <= BAND * clip.height:  # where a running header/footer would be (furniture.mark_ocr_running)
+            attrs["band"] = "top"
+        elif rect.y0 >= (1 - BAND) * clip.height:
+            attrs["band"] = "bottom"
         out.append(
             Element(
                 doc_id=ctx.doc_id, page=ctx.page_no, order=len(out), kind=kind, level=level, text=text,
                 bbox=(rect.x0, rect.y0, rect.x1, rect.y1), provenance=Provenance.OCR, parser=engine,
-                attrs={"ocr_confidence": round(conf, 3)},
+                attrs=attrs,
             )
         )
     return out

@@ -142,8 +142,9 @@ class Ingestor:
             vector=self.settings.ocr_vector_figures,
         )
         try:
+            scanned = self._scanned_run(pdf, doc_id, path.name, running)
             for pno in range(pdf.page_count):
-                parsed = self._parse_page(pdf, pno, doc_id, path.name, running)
+                parsed = scanned.pop(pno, None) or self._parse_page(pdf, pno, doc_id, path.name, running)
                 for w in parsed.warnings:
                     warned.setdefault(w, []).append(pno + 1)
                 if parsed.error:
@@ -177,6 +178,24 @@ class Ingestor:
             status = store_document(self.catalog, conn, doc, lambda: self.catalog.commit_staged(conn, doc_id), result, index)
         result.status = status  # once committed
         return doc
+
+    def _scanned_run(self, pdf: pymupdf.Document, doc_id: str, name: str, running: set[str]) -> dict[int, ParsedPage]:
+        """A document whose first pages are scans (OCR'd: no usable text layer, so ``detect_furniture`` saw no
+        running header) has those pages parsed up front, until the first page with a text layer; band blocks
+        that recur on enough of them (``furniture.ocr_running``) become PAGE_HEADER / PAGE_FOOTER there, and
+        join ``running`` for the pages parsed later. Each page is still parsed (and OCR'd) once."""
+        if self.ocr is None or pdf.page_count < 3:
+            return {}
+        out: dict[int, ParsedPage] = {}
+        for pno in range(pdf.page_count):
+            parsed = self._parse_page(pdf, pno, doc_id, name, running)
+            out[pno] = parsed
+            if not parsed.ocr:
+                break
+        ocr_pages = [p.elements for p in out.values() if p.ocr]
+        if len(ocr_pages) >= 3:
+            running |= furniture.mark_ocr_running(ocr_pages)
+        return out
 
     def _parse_page(self, pdf: pymupdf.Document, pno: int, doc_id: str, name: str, running: set[str]) -> ParsedPage:
         try:
