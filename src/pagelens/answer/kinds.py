@@ -261,11 +261,28 @@ def missing_event(question: str, kind: str, sentence: str) -> bool:
     return not any(tx.stem(e) in stems for e in events)
 
 
+_BEFORE_SUPERLATIVE = frozenset("the a an its their his her our your my this that these those what which whose "
+                                "second third single very overall".split())
+
+
+def _before_superlative(before: str) -> bool:
+    """The word before a superlative makes it a modifier: a determiner, a possessive or a wh-word ("*the*
+    largest", "Meta's main", "*which* first"), or the question's start; after a noun or a hyphenated
+    modifier it is a noun or an adverb ("the payments *primary* escalate", "the on-call *primary*", "the
+    member *first* joined")."""
+    words = before.split()
+    if not words:
+        return True
+    prev = words[-1].lower().strip(",;:")
+    return prev in _BEFORE_SUPERLATIVE or prev.endswith(("'s", "’s", "s'"))
+
+
 def missing_superlative(question: str, text: str) -> bool:
     """The question asks for the largest / first / main ... and the sentence ``text`` says no such thing."""
     part = tx.ask_part(question) or question
     asked = [m.group(1).lower() for m in _SUPERLATIVE.finditer(part)
-             if (nxt := part[m.end():].split()[:1]) and nxt[0].lower().strip("?,.") not in _NOT_A_NOUN]
+             if (nxt := part[m.end():].split()[:1]) and (w := nxt[0].lower().strip("?,.;:")) and w not in _NOT_A_NOUN
+             and _before_superlative(part[:m.start()])]
     if not asked:
         return False
     low = text.lower()
