@@ -76,9 +76,11 @@ MEASURE_WORDS = frozenset("number numbers amount share percentage percent propor
 CLASS_WORDS = frozenset("quantity thing item kind type sort color colour operation method technique term word "
                         "words label name title notation symbol unit part feature property benefit setting step "
                         "action actions option category format form role job occupation profession city "
-                        "country state town county province village nation location place region territory".split())
+                        "country state town county province village nation location place region territory "
+                        "period duration timeframe".split())
 """Words that name the kind of the answer rather than a thing the document states about it (a place's
-or a role's kind too: "in which *city* ..." is answered by "in Mountain View")."""
+or a role's kind too: "in which *city* ..." is answered by "in Mountain View"; a duration's: "within what
+*period*" is answered by "within one year")."""
 QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total number count score accuracy size value "
                            "ratio income revenue revenues profit loss expense expenses expenditure expenditures "
                            "earnings sales salary temperature duration length width height weight speed resistance "
@@ -350,18 +352,20 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
     pieces = span.clauses(text) or [text]
     named = [_cover(focus, idf, p) >= NAMED for p in pieces]
     found = focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text, c.doc)
-    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text, c.doc)
+    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text, c.doc,
+                      focus.terms)
 
 
 def _qualified(found: tuple[float, float, float], question: str, context: str, sentence: str | None,
-               wider: str, doc_name: str = "") -> tuple[float, float, float]:
+               wider: str, doc_name: str = "", focus_terms: Sequence[str] = ()) -> tuple[float, float, float]:
     """``found`` unless the span is about another instance of the asked thing (see the module docstring):
     a designator conflict in ``context`` (a row's label and column, a field's label, a sentence) or a
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
-    or a superlative the ``sentence`` does not state."""
+    or a superlative, an event or an action (``focus_terms`` aside) the ``sentence`` does not state."""
     if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or (
             sentence and (kinds.missing_superlative(question, sentence)
-                          or kinds.missing_event(question, sp.answer_type(question), sentence))):
+                          or kinds.missing_event(question, sp.answer_type(question), sentence)
+                          or kinds.missing_action(question, sp.answer_type(question), sentence, focus_terms))):
         return 0.0, min(found[1], SAME_SENTENCE), found[2]
     return found
 

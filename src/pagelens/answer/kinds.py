@@ -39,15 +39,26 @@ The word lists are general English (question syntax, role nouns, street words), 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pagelens.answer import text as tx
 
 ENTITY_KINDS = frozenset({"person", "place", "role"})
 """Types whose answer in a table is the row's label, not a cell value."""
 
+_MONEY_WORD = r"(?:prices?|costs?|fees?|dividends?|salar(?:y|ies)|wages?|pay(?:ment)?s?(?=\s+per\b))"
+_PHRASE_WORD = (r"(?!(?:of|on|for|in|to|at|by|with|from|that|which|who|do|does|did|is|are|was|were|has|have|had|"
+                r"must|should|can|could|will|would|may)\b)[\w'’.-]+")
 _MONEY_Q = re.compile(
-    r"\b(what|which|how much)\b[^?]*?\b(prices?|costs?|fees?|dividends?|salar(y|ies)|wages?|"
-    r"pay(ment)?s? per)\b|\bin (us )?(dollars|euros|pounds|usd|eur)\b|\bdollar (amount|value)\b", re.I)
+    r"\b(?:what|which|how much)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an|its|their|this|that)\s+)?"
+    r"(?:" + _PHRASE_WORD + r"\s+){0,3}?" + _MONEY_WORD +
+    r"(?=\s*[?,;:]|\s*$|\s+(?:per|of|for|in|on|at|to|by|that|do|does|did|is|are|was|were|has|have|had|must|"
+    r"should|can|could|will|would|may)\b|\s+[a-z]+(?:ed|en)\b)|"
+    r"\b(?:what|how much)\s+(?:does|did|do|will|would)\b[^?,]*\bcost\s*\?|"
+    r"\bin (us )?(dollars|euros|pounds|usd|eur)\b|\bdollar (amount|value)\b", re.I)
+"""A question for money: the asked phrase's head is a money word ("what *average price* per share", "what
+*permit fee* was charged", "what did it *cost*?"), not a word of a later condition ("what is the coefficient on
+*price*", "the estimate of the *price* coefficient")."""
 _ADDRESS_Q = re.compile(r"\b(what|which)\b[^?]*?\b(home|street|mailing|postal|business|office|physical|"
                         r"residential|shipping|billing)?\s*address\b", re.I)
 _PLACE_Q = re.compile(
@@ -275,6 +286,28 @@ def _before_superlative(before: str) -> bool:
         return True
     prev = words[-1].lower().strip(",;:")
     return prev in _BEFORE_SUPERLATIVE or prev.endswith(("'s", "’s", "s'"))
+
+
+_UNIT_WORDS = frozenset(tx.content_terms(
+    "how long many much time period duration second seconds minute minutes hour hours day days week weeks month "
+    "months quarter quarters year years working business calendar"))
+
+
+def missing_action(question: str, kind: str, sentence: str, focus_terms: Sequence[str] = ()) -> bool:
+    """A question for how long an action takes or may take ("within how many working days must the review
+    be *written*", "after how long should the primary *escalate*") and a sentence that states a duration
+    without any of the question's other words (its focus, names and words of time left out): the
+    duration of another action ("*Write the review* within 3 working days" for "... to *close a change
+    request*")."""
+    if kind != "duration":
+        return False
+    names = {t for n in tx.key_names(question) for t in tx.content_terms(" ".join(n))}
+    asked = [t for t in tx.content_terms(tx.ask_part(question) or question)
+             if t not in _UNIT_WORDS and t not in names and t not in focus_terms]
+    if not asked:
+        return False
+    stems = set(tx.content_terms(sentence))
+    return not any(t in stems or tx.prefix_match(t, stems) for t in asked)
 
 
 def missing_superlative(question: str, text: str) -> bool:
