@@ -124,20 +124,6 @@ def test_a_duration_of_another_step_is_withheld(app):
     assert ans.abstained or "3 working days" not in ans.answer, ans.answer
 
 
-@pytest.mark.parametrize(("question", "money"), [
-    ("What average price per Class A share did Alphabet pay in December?", True),
-    ("What permit fee was charged for the garage application?", True),
-    ("What is the license price of the feature?", True),
-    ("What did the sequencer cost?", True),
-    ("How much did Meta spend on repurchases, in dollars?", True),
-    ("What is the coefficient on price in the demand equation?", False),  # "price" names a variable
-    ("What is the 3SLS estimate of the price coefficient?", False),
-    ("What p value does the test on the white pepper price report?", False),
-])
-def test_money_is_asked_by_the_head_of_the_asked_phrase(question, money):
-    assert (kinds.answer_kind(question) == "money") is money
-
-
 def test_a_period_asked_is_the_kind_of_the_answer_not_a_word_to_find():
     focus = focus_of("Within what period must the application arrive for the date of claim to be preserved?")
     assert focus.kind == "duration" and not focus.terms

@@ -46,19 +46,9 @@ from pagelens.answer import text as tx
 ENTITY_KINDS = frozenset({"person", "place", "role"})
 """Types whose answer in a table is the row's label, not a cell value."""
 
-_MONEY_WORD = r"(?:prices?|costs?|fees?|dividends?|salar(?:y|ies)|wages?|pay(?:ment)?s?(?=\s+per\b))"
-_PHRASE_WORD = (r"(?!(?:of|on|for|in|to|at|by|with|from|that|which|who|do|does|did|is|are|was|were|has|have|had|"
-                r"must|should|can|could|will|would|may)\b)[\w'’.-]+")
 _MONEY_Q = re.compile(
-    r"\b(?:what|which|how much)\s+(?:(?:is|was|are|were)\s+)?(?:(?:the|a|an|its|their|this|that)\s+)?"
-    r"(?:" + _PHRASE_WORD + r"\s+){0,3}?" + _MONEY_WORD +
-    r"(?=\s*[?,;:]|\s*$|\s+(?:per|of|for|in|on|at|to|by|that|do|does|did|is|are|was|were|has|have|had|must|"
-    r"should|can|could|will|would|may)\b|\s+[a-z]+(?:ed|en)\b)|"
-    r"\b(?:what|how much)\s+(?:does|did|do|will|would)\b[^?,]*\bcost\s*\?|"
-    r"\bin (us )?(dollars|euros|pounds|usd|eur)\b|\bdollar (amount|value)\b", re.I)
-"""A question for money: the asked phrase's head is a money word ("what *average price* per share", "what
-*permit fee* was charged", "what did it *cost*?"), not a word of a later condition ("what is the coefficient on
-*price*", "the estimate of the *price* coefficient")."""
+    r"\b(what|which|how much)\b[^?]*?\b(prices?|costs?|fees?|dividends?|salar(y|ies)|wages?|"
+    r"pay(ment)?s? per)\b|\bin (us )?(dollars|euros|pounds|usd|eur)\b|\bdollar (amount|value)\b", re.I)
 _ADDRESS_Q = re.compile(r"\b(what|which)\b[^?]*?\b(home|street|mailing|postal|business|office|physical|"
                         r"residential|shipping|billing)?\s*address\b", re.I)
 _PLACE_Q = re.compile(
