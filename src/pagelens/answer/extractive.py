@@ -73,7 +73,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 33
+EXTRACTIVE_VERSION = 35
 
 
 @dataclass
@@ -185,7 +185,8 @@ class ExtractiveAnswerer:
         features, flags = sp.answer_support(question, q_terms, idf, top, best, best.score - rival)
         quoted = [(c, asked_column(c, question, q_terms) if c.kind == "row" and c.header else None) for c in chosen]
         docs = [h.chunk.doc_name for h in top]
-        anchors, parties = anchor_names(question, docs), anchor_names(question, docs, kinds.parties(question))
+        anchors = anchor_names(question, docs, named=sp.naming_terms(top))
+        parties = anchor_names(question, docs, kinds.parties(question))
         # A row of a table that lacks the asked row or year states nothing about the asked thing.
         attached = [(c, col) for c, col in quoted if not c.absent]
         features += fl.field_attachment(focus, question, q_terms, chosen, cell_attachment(focus, question, chosen, best_attachment(

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
 from pagelens.answer import kinds, span
@@ -55,7 +55,7 @@ MAX_FOCUS_WORDS = 5
 NAMED = 0.5  # a clause or a row names the focus when it holds this IDF-weighted share of its terms
 UNIT_WEIGHT = 0.5  # weight of the terms of a "per ..." unit against the thing measured
 ENTITY_FLOOR = 0.5  # focus_span of a question for a thing of a kind whose span does not name the kind
-VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money"})
+VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money", "duration"})
 _YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
 # A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month").
 _CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+)(?![\w-])")
@@ -66,7 +66,7 @@ _AUX = frozenset("is are was were be been being do does did has have had can cou
 _DET = frozenset("the a an this that these those its their his her our".split())
 _BE = frozenset("is are was were be been being".split())
 _JOINERS = frozenset({"of", "per"})
-_BOUNDARY = frozenset("in on at for by from to with within during after before since until into over under "
+_BOUNDARY = frozenset("in on at for by from to with without within during after before since until into over under "
                       "between among as than that which who whom whose where when while if and or".split())
 _HOW_ADJ = frozenset("large big long fast slow high low old far wide tall deep heavy often early late small "
                      "short".split())
@@ -76,9 +76,11 @@ MEASURE_WORDS = frozenset("number numbers amount share percentage percent propor
 CLASS_WORDS = frozenset("quantity thing item kind type sort color colour operation method technique term word "
                         "words label name title notation symbol unit part feature property benefit setting step "
                         "action actions option category format form role job occupation profession city "
-                        "country state town county province village nation location place region territory".split())
+                        "country state town county province village nation location place region territory "
+                        "period duration timeframe".split())
 """Words that name the kind of the answer rather than a thing the document states about it (a place's
-or a role's kind too: "in which *city* ..." is answered by "in Mountain View")."""
+or a role's kind too: "in which *city* ..." is answered by "in Mountain View"; a duration's: "within what
+*period*" is answered by "within one year")."""
 QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total number count score accuracy size value "
                            "ratio income revenue revenues profit loss expense expenses expenditure expenditures "
                            "earnings sales salary temperature duration length width height weight speed resistance "
@@ -127,6 +129,8 @@ def focus_of(question: str) -> Focus:
             i += 1
         elif i < len(toks) and toks[i].lower() in _HOW_ADJ:
             i += 1
+            if i < len(toks) and toks[i].lower() in _BOUNDARY:
+                return Focus((), (), kind)  # "after how long *without progress* ...": a condition, not a thing
         else:
             return Focus((), (), kind)
     if wh in ("when", "where") or (wh in ("who", "whom") and i < len(toks) and toks[i].lower() not in _AUX):
@@ -308,13 +312,15 @@ def attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf: 
     return found
 
 
-def anchor_names(question: str, doc_names: Sequence[str], names: Sequence[Sequence[str]] | None = None
-                 ) -> list[list[str]]:
+def anchor_names(question: str, doc_names: Sequence[str], names: Sequence[Sequence[str]] | None = None,
+                 named: Set[str] = frozenset()) -> list[list[str]]:
     """The question's names (``text.key_names``) that its documents' names do not hold: "In which city
     is *Albertsons* headquartered?" asks a place of Albertsons, and a place in a sentence without
     Albertsons (a dateline, another company's address) is not its answer. A name of the document
-    ("Kroger" in a Kroger report) is taken as said on every page."""
+    ("Kroger" in a Kroger report) is taken as said on every page; so are ``named``, the terms that name the
+    documents (``support.naming_terms``: an issuer, a deck's footer "On-call at Halvorsen Bank")."""
     docs = {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
+    docs |= set(named)
     given = tx.key_names(question) if names is None else names
     return [list(n) for n in given if not all(t in docs or tx.prefix_match(t, docs) for t in n)]
 
@@ -346,18 +352,20 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
     pieces = span.clauses(text) or [text]
     named = [_cover(focus, idf, p) >= NAMED for p in pieces]
     found = focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text, c.doc)
-    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text, c.doc)
+    return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text, c.doc,
+                      focus.terms)
 
 
 def _qualified(found: tuple[float, float, float], question: str, context: str, sentence: str | None,
-               wider: str, doc_name: str = "") -> tuple[float, float, float]:
+               wider: str, doc_name: str = "", focus_terms: Sequence[str] = ()) -> tuple[float, float, float]:
     """``found`` unless the span is about another instance of the asked thing (see the module docstring):
     a designator conflict in ``context`` (a row's label and column, a field's label, a sentence) or a
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
-    or a superlative the ``sentence`` does not state."""
+    or a superlative, an event or an action (``focus_terms`` aside) the ``sentence`` does not state."""
     if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or (
             sentence and (kinds.missing_superlative(question, sentence)
-                          or kinds.missing_event(question, sp.answer_type(question), sentence))):
+                          or kinds.missing_event(question, sp.answer_type(question), sentence)
+                          or kinds.missing_action(question, sp.answer_type(question), sentence, focus_terms))):
         return 0.0, min(found[1], SAME_SENTENCE), found[2]
     return found
 

@@ -39,6 +39,7 @@ The word lists are general English (question syntax, role nouns, street words), 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from pagelens.answer import text as tx
 
@@ -261,11 +262,50 @@ def missing_event(question: str, kind: str, sentence: str) -> bool:
     return not any(tx.stem(e) in stems for e in events)
 
 
+_BEFORE_SUPERLATIVE = frozenset("the a an its their his her our your my this that these those what which whose "
+                                "second third single very overall".split())
+
+
+def _before_superlative(before: str) -> bool:
+    """The word before a superlative makes it a modifier: a determiner, a possessive or a wh-word ("*the*
+    largest", "Meta's main", "*which* first"), or the question's start; after a noun or a hyphenated
+    modifier it is a noun or an adverb ("the payments *primary* escalate", "the on-call *primary*", "the
+    member *first* joined")."""
+    words = before.split()
+    if not words:
+        return True
+    prev = words[-1].lower().strip(",;:")
+    return prev in _BEFORE_SUPERLATIVE or prev.endswith(("'s", "’s", "s'"))
+
+
+_UNIT_WORDS = frozenset(tx.content_terms(
+    "how long many much time period duration second seconds minute minutes hour hours day days week weeks month "
+    "months quarter quarters year years working business calendar"))
+
+
+def missing_action(question: str, kind: str, sentence: str, focus_terms: Sequence[str] = ()) -> bool:
+    """A question for how long an action takes or may take ("within how many working days must the review
+    be *written*", "after how long should the primary *escalate*") and a sentence that states a duration
+    without any of the question's other words (its focus, names and words of time left out): the
+    duration of another action ("*Write the review* within 3 working days" for "... to *close a change
+    request*")."""
+    if kind != "duration":
+        return False
+    names = {t for n in tx.key_names(question) for t in tx.content_terms(" ".join(n))}
+    asked = [t for t in tx.content_terms(tx.ask_part(question) or question)
+             if t not in _UNIT_WORDS and t not in names and t not in focus_terms]
+    if not asked:
+        return False
+    stems = set(tx.content_terms(sentence))
+    return not any(t in stems or tx.prefix_match(t, stems) for t in asked)
+
+
 def missing_superlative(question: str, text: str) -> bool:
     """The question asks for the largest / first / main ... and the sentence ``text`` says no such thing."""
     part = tx.ask_part(question) or question
     asked = [m.group(1).lower() for m in _SUPERLATIVE.finditer(part)
-             if (nxt := part[m.end():].split()[:1]) and nxt[0].lower().strip("?,.") not in _NOT_A_NOUN]
+             if (nxt := part[m.end():].split()[:1]) and (w := nxt[0].lower().strip("?,.;:")) and w not in _NOT_A_NOUN
+             and _before_superlative(part[:m.start()])]
     if not asked:
         return False
     low = text.lower()

@@ -63,7 +63,8 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("date", re.compile(ASKS_DATE, re.I)),
     # "When ...?" is answered by any time expression — a date, but also "in the third quarter", "each
     # spring", "after the merger" — so it is a soft type (ranking, support), never a format rule.
-    ("when", re.compile(r"^\s*when\b", re.I)),
+    # (Not a subordinate "When the models are compared, what AIC ...": the main clause after the comma asks.)
+    ("when", re.compile(r"^\s*when\b(?![^?]*[,;:]\s*(what|which|who|whom|how|where|when)\b)", re.I)),
     ("year", re.compile(r"\b(what|which|in what|in which)\s+year\b", re.I)),
     ("percent", re.compile(r"\b(what|which|by what)\s+(percentage|percent|share|fraction|proportion)\b|"
                            r"\bhow many percent\b", re.I)),
@@ -98,12 +99,45 @@ _REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|c
 
 _BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
 
+_TIME_UNIT = (r"(?:milli)?seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|fortnights?|months?|"
+              r"quarters?|years?|yrs?|decades?|centuries|century")
+_DAY_KIND = r"(?:working|business|calendar|school|trading|full|whole|consecutive)"
+_OPENING = r"(?:^|[,;:]\s*)(?:[a-z]+\s+){0,1}?(?:(?:roughly|approximately|about|around|exactly)\s+)?how\s+"
+"""The wh-phrase that opens the question (or its main clause after a comma), with a preposition before it:
+"*Within how many* working days ...", "*After how long* ...", "After October 2022, *roughly how many* ..."."""
+_DURATION_Q = re.compile(
+    _OPENING + r"(?:long\b(?!\s+(?:is|are|was|were)\s+(?:the|a|an|its|their)\b)|many\s+(?:" + _DAY_KIND +
+    r"\s+)?(?:" + _TIME_UNIT + r")\b)|\b(?:what|which)\s+(?:time\s+)?(?:period|duration|length of time|timeframe|"
+    r"time\s?frame|deadline\s+in\s+(?:" + _TIME_UNIT + r"))\b|\bhow\s+many\s+(?:" + _DAY_KIND + r"\s+)?(?:" +
+    _TIME_UNIT + r")\b", re.I)
+"""A question for a duration: "how long does / should / after how long ..." (not "how long is the cable", a
+length), "how many (working) days / minutes / years ...", "within what period ..."."""
+_DURATION = re.compile(
+    r"(?<![\w.])(?:\d+(?:[.,]\d+)?(?:\s*(?:-|–|to)\s*\d+(?:[.,]\d+)?)?|a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|several|few|half an?)"
+    r"[\s-]*(?:" + _DAY_KIND + r"\s+)?(?:" + _TIME_UNIT + r"|h|min|ms|s)\b", re.I)
+"""A duration: a number or a number word with a unit of time ("20 minutes", "3 working days", "two-year",
+"24h", "one year", "5–10 s")."""
+_NUMERIC_OPENING = re.compile(_OPENING + r"(?:many|much|large|big|far|fast|slow|high|low|old|often)\b", re.I)
+"""An opening "how many / how much ..." asks for a quantity, whatever a later clause says ("... be *written by*
+the on-call primary" is a condition on the count, not a question for a person)."""
+
 
 def answer_type(question: str) -> str:
     """The type of value the question asks for, or "" when it asks for no particular type. The types
-    of ``kinds`` (money, address, place, role) come after the value formats and before person/number."""
+    of ``kinds`` (money, address, place, role) come after the value formats and before person/number;
+    a duration ("after how long", "how many working days") and an opening "how many / how much" before
+    them all but the formats (what a later clause says is a condition)."""
     first = next((name for name, rx in _TYPE_Q if name in _BEFORE_KINDS and rx.search(question)), "")
-    return first or kinds.answer_kind(question) or next((name for name, rx in _TYPE_Q if rx.search(question)), "")
+    if first in ("email", "url", "phone", "date", "year", "percent"):
+        return first
+    if _DURATION_Q.search(question):
+        return "duration"
+    if first:
+        return first
+    if _NUMERIC_OPENING.search(question) and not kinds.answer_kind(question) == "money":
+        return "number"
+    return kinds.answer_kind(question) or next((name for name, rx in _TYPE_Q if rx.search(question)), "")
 
 
 def has_type(kind: str, text: str, question: str) -> bool:
@@ -124,12 +158,20 @@ def has_type(kind: str, text: str, question: str) -> bool:
         return bool({m.group(0) for m in _YEAR.finditer(text)} - {m.group(0) for m in _YEAR.finditer(question)})
     if kind == "percent":
         return bool(_PERCENT.search(text))
+    if kind == "duration":
+        return any(_new_value(m.group(0), question) for m in _DURATION.finditer(text))
     if kind == "person":
         return bool(_PERSON.search(text))
     if kind in ("money", "address", "place", "role"):
         return kinds.has_kind(kind, text, question)
     new = tx.numbers(_REFERENCE.sub(" ", text)) - tx.numbers(question)
     return bool(new) or bool(_WORDED_NUMBER.search(text) or tx.WORDED_NUMBER.search(text))
+
+
+def _new_value(value: str, question: str) -> bool:
+    """A value the question does not already give (by its numbers; a value without digits counts as new)."""
+    nums = tx.numbers(value)
+    return not nums or bool(nums - tx.numbers(question))
 
 
 FORMAT_TYPES = frozenset({"email", "url", "phone", "date"})
