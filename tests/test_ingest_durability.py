@@ -56,7 +56,9 @@ class ScriptedOcr:
         other.close()
         if self.calls == self.crash_on:
             raise Crash()
-        return [OcrLine(f"ocr text of call {self.calls}", (10.0, 10.0, 200.0, 30.0), 95.0, 0)]
+        # Mid-page: a line in the top band that every page repeats (but for its number) is a running header
+        # (``furniture.mark_ocr_running``).
+        return [OcrLine(f"ocr text of call {self.calls}", (10.0, 300.0, 200.0, 320.0), 95.0, 0)]
 
 
 def test_ocr_of_pages_before_a_crash_is_kept(settings: Settings, tmp_path: Path) -> None:

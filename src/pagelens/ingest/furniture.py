@@ -8,8 +8,10 @@ as PAGE_HEADER / PAGE_FOOTER. Bare page numbers are recognised separately (``is_
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
-import pymupdf
+if TYPE_CHECKING:  # the ingest's parent process imports this module (``assemble``) and opens no PDF
+    import pymupdf
 
 BAND = 0.12
 """Fraction of the page height at the top and bottom searched for running headers/footers."""
