@@ -129,8 +129,10 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms)
-        cues.titles = fl.titles(cands)
+        cues.titles = tuple(dict.fromkeys(fl.titles(cands) + fl.cover_titles(top)))
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
+        if len(focus.terms) <= 2:  # ... unless it is the thing asked for: "in which *journal*" (the cover's journal)
+            naming -= set(focus.terms)
         if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
             naming |= fl.title_terms(cands)
         span_terms = [t for t in q_terms if t not in naming] or q_terms

@@ -24,7 +24,10 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’\-]*|\d+(?:[.,]\d+)*%?")
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Inc|Ltd)\.$", re.I)
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|Nos|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Messrs|Inc|Ltd|"
+                     r"Vol|Vols|pp|Prof|Capt|Rev|Jr|Sr|St|Gen|Col|Lt|Sgt|Gov|Hon|Dept|Univ|Corp|Jan|Feb|Mar|Apr|Jun|"
+                     r"Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$", re.I)
+"""Abbreviations no sentence ends with ("Journal of Freshwater Ecology, Vol. 12", "Capt. H. Rudge", "Jan. 5")."""
 _INITIAL = re.compile(r"(?:^|[\s(])[A-Z]\.$")
 """A name's initial ("decreed by C. E. De Long", "Diederik P. Kingma"): no sentence ends there."""
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“]?[A-Z0-9])")
@@ -285,6 +288,8 @@ def prefix_match(term: str, terms: set[str]) -> bool:
     """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'."""
     if len(term) < 3:
         return False
+    if (st := stem(term)) != term and st in terms:  # an unstemmed word of the question ("january" ~ "januari")
+        return True
     return any(len(t) >= 3 and (t.startswith(term) or term.startswith(t)) for t in terms)
 
 
