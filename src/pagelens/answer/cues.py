@@ -72,10 +72,11 @@ _SPEECH_Q = re.compile(
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
 _AUTHOR_Q = re.compile(r"\bwho\s+(wrote|authored|writes|co-?authored)\b|\bauthors?\b|\bwritten\s+by\b", re.I)
 _BYLINE_WORDS = 25  # words of a byline with its affiliation ("A. Lindqvist and R. Pemberton Department of Zoology, ...")
-_INSTANCE_Q = re.compile(r"\b(?:in|at|by|from|on|to|for|of)?\s*(?:which|what)\s+([a-z]{4,})\b(?!\s+of\b)",
+_INSTANCE_Q = re.compile(r"\b(?:in|at|by|from|on|to|for|of)?\s*(?:which|what)\s+([a-z]{4,})(?=\s+(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|in|on|at|for|to|from|by)\b|\s*\?)",
                          re.I)
-""""In which *journal*", "which *university*", "what *company*": the head noun of the asked thing, whose instance is a
-name that holds it ("Journal of Freshwater Ecology", "University of Aberdeen", "Acme Company")."""
+""""In which *journal* was ...", "which *university* did ...", "what *company* is ...": the asked thing in one noun
+(a verb or a preposition follows), whose instance is a name that holds it ("Journal of Freshwater Ecology",
+"University of Aberdeen", "Acme Company")."""
 _BYLINE = re.compile(r"\s*(?:by\s+)?(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z'’-]+|[A-Z][a-z'’-]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z'’-]+)"
                      r"(?:\s*(?:,|\band\b|&|$))", re.I)
 """A line that opens with a person's name and goes on to the next name or ends ("A. Lindqvist and R. Pemberton",
@@ -105,6 +106,7 @@ class Cues:
     reason: bool = False  # a "why" question (``span.WHY_Q``)
     author: bool = False  # the question asks who wrote the document ("who wrote", "the authors")
     instance: str = ""  # the asked thing's head noun, stemmed, for "which <noun>" ("journal")
+    instance_named: bool = False  # ... and some candidate names one (``name_instances``)
     statistic: str = ""  # the asked statistic, stemmed ("averag", "median", "total")
     superlative: tuple[str, ...] = ()  # the question's extreme words, stemmed ("highest")
     titles: tuple[str, ...] = ()  # the sources' titles by their file properties, normalized (``fields.titles``)
@@ -131,6 +133,11 @@ class Cues:
         cues.superlative = tuple(tx.stem(m.group(0).lower()) for rx in (MIN_Q, MAX_Q) for m in rx.finditer(asked)
                                  if m.group(0).lower() not in ("most", "top", "max", "min", "least"))
         return cues
+
+    def name_instances(self, cands: Sequence[Candidate]) -> None:
+        """Note whether any candidate names an instance of the asked noun: then the others are no answer to a
+        "which <noun>" question (when none does, the sources may call it otherwise: nothing is penalised)."""
+        self.instance_named = bool(self.instance) and any(_names_instance(c.text, self.instance) for c in cands)
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -165,6 +172,8 @@ class Cues:
             bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
         if self.instance and _names_instance(c.text, self.instance):
             bonus += INSTANCE_BONUS
+        elif self.instance and self.instance_named:
+            factor *= NO_KIND_PENALTY  # another source names one: a span that names none is no instance
         if self.statistic or self.superlative:
             stems = set(tx.content_terms(c.text))
             if self.statistic in stems and found - self.q_numbers:

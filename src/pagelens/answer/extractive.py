@@ -129,6 +129,7 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms)
+        cues.name_instances(cands)
         cues.titles = tuple(dict.fromkeys(fl.titles(cands) + fl.cover_titles(top)))
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
         if len(focus.terms) <= 2:  # ... unless it is the thing asked for: "in which *journal*" (the cover's journal)
