@@ -91,3 +91,15 @@ def test_the_asked_noun_of_a_which_question():
     assert instance("In which journal was the study published?") == "journal"
     assert instance("Which university did she attend?") == "universiti"
     assert instance("What adjusted R-squared does the supply equation reach?") == ""  # a two-word thing
+
+
+def test_a_contrasting_instance_is_another_thing():
+    from pagelens.answer import kinds
+
+    q = "Within how many minutes must the on-call secondary acknowledge a page?"
+    assert kinds.contrast_conflict(q, "Five rules for the primary: acknowledge a page within 5 minutes")
+    assert not kinds.contrast_conflict(q, "The secondary acknowledges within 15 minutes, the primary within 5")
+    assert kinds.contrast_conflict("What is the diluted EPS?", "Basic EPS 1.20")
+    assert not kinds.contrast_conflict("What is the diluted EPS?", "Basic EPS 1.20, diluted EPS 1.10")
+    assert not kinds.contrast_conflict("What is the net income?", "Net income 500; gross margin 40%")
+    assert not kinds.contrast_conflict("How do primary and secondary roles differ?", "the primary acknowledges")

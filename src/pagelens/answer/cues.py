@@ -205,7 +205,8 @@ class Cues:
                 self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):
             factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
         if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(
-                self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
+                self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc) or kinds.contrast_conflict(
+                self.question, f"{c.text} {c.match_text} {c.label}"):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
 
