@@ -103,3 +103,25 @@ def test_a_contrasting_instance_is_another_thing():
     assert not kinds.contrast_conflict("What is the diluted EPS?", "Basic EPS 1.20, diluted EPS 1.10")
     assert not kinds.contrast_conflict("What is the net income?", "Net income 500; gross margin 40%")
     assert not kinds.contrast_conflict("How do primary and secondary roles differ?", "the primary acknowledges")
+
+
+def _letter(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "NORTHFIELD PUMP WORKS LTD, 3 Quay Street, Hull HU1 1AA - Telephone 01482 220 114", fontsize=9)
+    page.insert_textbox(pymupdf.Rect(72, 90, 300, 130), "Ms. R. Adeyemi Chief Buyer Greystone Brewery Ltd", fontsize=10)
+    page.insert_textbox(pymupdf.Rect(72, 150, 540, 220), "Dear Ms. Adeyemi, We are pleased to quote for twelve "
+                        "centrifugal pumps at a price of £410 each. Delivery would be four weeks from your order.", fontsize=10)
+    page.insert_text((72, 260), "Yours faithfully,", fontsize=10)
+    page.insert_text((72, 300), "Peter Lindgren", fontsize=10)
+    page.insert_text((72, 314), "Sales Manager", fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def test_who_signed_a_letter_is_the_name_under_its_close(tmp_path):
+    with ingested_app(tmp_path, [_letter(tmp_path / "northfield-quotation.pdf")], answer_cache=False) as app:
+        ans = app.ask("Who signed the Northfield Pump Works letter to Greystone Brewery?")
+    assert not ans.abstained, ans.answer
+    assert "Peter Lindgren" in ans.answer.split("[1, p.1]")[0], ans.answer

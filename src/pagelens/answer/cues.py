@@ -42,6 +42,7 @@ TABLE_ROW_BONUS = 0.10  # a row with the asked column, when the question is abou
 MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
 NO_KIND_PENALTY = 0.8  # a money / address / place / role question, a candidate without one (``kinds``)
 AUTHOR_LINE_BONUS = 0.25  # an author question, a short line of names on a first page (a byline)
+SIGNATURE_BONUS = 0.5  # ... a letter's close with the name signed under it ("Yours faithfully, M. Ellison")
 INSTANCE_BONUS = 0.2  # "in which *journal*", a candidate naming one ("Journal of Freshwater Ecology")
 STATISTIC_BONUS = 0.2  # "what was the *average* X", a candidate that states an average with a number
 SUPERLATIVE_BONUS = 0.08  # "where was X *highest*", a sentence that says what was highest
@@ -70,15 +71,19 @@ _SPEECH_Q = re.compile(
     r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
 )
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
-_AUTHOR_Q = re.compile(r"\bwho\s+(wrote|authored|writes|co-?authored)\b|\bauthors?\b|\bwritten\s+by\b", re.I)
+_AUTHOR_Q = re.compile(r"\bwho\s+(wrote|authored|writes|co-?authored|signed|sent)\b|\bauthors?\b|\bwritten\s+by\b|"
+                       r"\bsigned\s+by\b|\bsignator(y|ies)\b|\bsender\b", re.I)
+_VALEDICTION = re.compile(r"\b(yours\s+(faithfully|sincerely|truly)|sincerely(\s+yours)?|(kind|best|warm)\s+regards|"
+                          r"respectfully(\s+yours)?)\s*,", re.I)
+"""The close of a letter, before its signature: who signed it is named after it."""
 _BYLINE_WORDS = 25  # words of a byline with its affiliation ("A. Lindqvist and R. Pemberton Department of Zoology, ...")
 _INSTANCE_Q = re.compile(r"\b(?:in|at|by|from|on|to|for|of)?\s*(?:which|what)\s+([a-z]{4,})(?=\s+(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|in|on|at|for|to|from|by)\b|\s*\?)",
                          re.I)
 """"In which *journal* was ...", "which *university* did ...", "what *company* is ...": the asked thing in one noun
 (a verb or a preposition follows), whose instance is a name that holds it ("Journal of Freshwater Ecology",
 "University of Aberdeen", "Acme Company")."""
-_BYLINE = re.compile(r"\s*(?:by\s+)?(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z'’-]+|[A-Z][a-z'’-]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z'’-]+)"
-                     r"(?:\s*(?:,|\band\b|&|$))", re.I)
+_BYLINE = re.compile(r"\s*(?:(?i:by)\s+)?(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z'’-]+|[A-Z][a-z'’-]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z'’-]+)"
+                     r"(?:\s*(?:,|\band\b|&|$))")
 """A line that opens with a person's name and goes on to the next name or ends ("A. Lindqvist and R. Pemberton",
 "By Jane Doe, ..."): a byline."""
 _STATISTIC = re.compile(r"\b(average|mean|median|total)\b", re.I)
@@ -170,6 +175,8 @@ class Cues:
         elif self.author and c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
                 and _BYLINE.match(c.text) and _names_person(c.text, self.q_terms) and not re.search(r"\d", c.text):
             bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
+        elif self.author and (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
+            bonus += SIGNATURE_BONUS  # a letter's signature
         if self.instance and _names_instance(c.text, self.instance):
             bonus += INSTANCE_BONUS
         elif self.instance and self.instance_named:
