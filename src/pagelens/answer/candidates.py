@@ -113,7 +113,16 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
                  for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b))]
     for c, nxt in zip(sentences, sentences[1:]):
         c.after = nxt.text
+        if _REFERS_BACK.match(nxt.text):  # "He is succeeded by ...": who "he" is, the sentence before says
+            nxt.match_text = f"{nxt.match_text} ({c.text})"
     return out + sentences
+
+
+_REFERS_BACK = re.compile(r"(he|she|they|it|his|her|their|its|this|these|the latter)\b(?!\s+(is|was)\s+(also\s+)?"
+                          r"(important|possible|necessary|likely|clear|worth|expected|estimated|assumed|known)\b)", re.I)
+"""A sentence that opens with a pronoun refers to the sentence before it: its words are scored with that
+sentence's (as inherited words, ``lexical.stated_coverage``), so "He is succeeded by Mrs. Ruth Okafor" answers "who
+succeeded Dr. Colin Ashby" (not an expletive "It is likely that ...")."""
 
 
 _AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")

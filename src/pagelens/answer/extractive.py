@@ -139,6 +139,8 @@ class ExtractiveAnswerer:
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         asked_terms = [t for t in focus.terms if t in span_terms]  # the asked thing's words ("reporting agencies")
         for c in cands:
+            if spelled := tx.spelled_acronyms(question, c.match_text):  # "MAE (s): 97" states the "mean absolute error"
+                c.match_text = f"{c.match_text} ({'; '.join(spelled)})"
             if fl.unasked_property(c, q_terms):
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = lx.coverage(span_terms, idf, c.match_text)

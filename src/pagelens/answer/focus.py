@@ -57,8 +57,9 @@ UNIT_WEIGHT = 0.5  # weight of the terms of a "per ..." unit against the thing m
 ENTITY_FLOOR = 0.5  # focus_span of a question for a thing of a kind whose span does not name the kind
 VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money", "duration"})
 _YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
-# A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month").
-_CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+)(?![\w-])")
+# A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month"),
+# a course or a standard in capitals ("PHYS 214", "ISO 9001").
+_CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+|[A-Z]{2,5}\s\d{2,4}[A-Z]?)(?![\w-])")
 
 _WH = re.compile(r"^(what|which|who|whom|whose|how|when|where)$", re.I)
 _AUX = frozenset("is are was were be been being do does did has have had can could will would shall should may "

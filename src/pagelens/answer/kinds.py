@@ -154,8 +154,18 @@ def _new_name(name: str, question: str) -> bool:
     return bool(terms) and not all(t in q or tx.prefix_match(t, q) for t in terms)
 
 
+_VENUE = re.compile(
+    r"\b(?:Room|Rm\.?|Suite|Building|Bldg\.?|Floor|Auditorium|Lab|Laboratory|Lecture Theatre|Hall)\s+[A-Z0-9][\w.-]*|"
+    r"\b[A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+)?\s+(?:Hall|Building|Centre|Center|Library|Auditorium|Theatre|"
+    r"Theater|Tower|Stadium|Arena|Pavilion|Campus)\b")
+"""A venue: a room, a suite, a floor, a named building ("Room 317", "Bexley Hall", "Suite 200"): where a meeting or
+office hours are held."""
+
+
 def _has_place(text: str, question: str) -> bool:
     flat = " ".join(text.split())
+    if any(_new_name(m.group(0), question) for m in _VENUE.finditer(flat)):
+        return True
     if len(flat.split()) <= 4 and any(_new_name(m.group(0), question) for m in _NAME.finditer(flat)):
         return True  # a short value: a form field, a row label
     if any(_new_name(m.group(3), question) for m in _LOCATIVE.finditer(flat)):

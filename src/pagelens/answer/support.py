@@ -324,6 +324,7 @@ def answer_support(
     mentions "October" does not answer a question about October. A bare year is also found on the other
     retrieved pages of the answer's document (``dates_found``)."""
     near = neighbourhood(hits[best.source])
+    near |= set(tx.content_terms(" ".join(tx.spelled_acronyms(question, " ".join(c.text for c in hits[best.source].all_chunks())))))
     doc = hits[best.source].chunk.doc_name
     if best.kind == "field" and best.source_kind == "form":
         # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.

@@ -416,6 +416,33 @@ def focus_words(question: str) -> list[list[str]]:
     return [ts for w in m.group(1).split() if (ts := content_terms(w))] if m else []
 
 
+_ACRONYM = re.compile(r"(?<![\w-])([A-Z]{2,6})s?(?![\w-])")
+_ACRONYM_GLUE = frozenset("of on per the and to under for in at over".split())
+
+
+def spelled_acronyms(question: str, text: str) -> list[str]:
+    """The question's phrases whose initials are an acronym ``text`` prints: "mean absolute error" for "MAE",
+    "earnings per share" for "EPS" (a small word inside may count or not: "return on investment", "ROI")."""
+    found = {m.group(1) for m in _ACRONYM.finditer(text)}
+    if not found:
+        return []
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", question)
+    out: list[str] = []
+    for i in range(len(words)):
+        if words[i].lower() in _ACRONYM_GLUE:
+            continue
+        for j in range(i + 2, min(len(words), i + 6) + 1):
+            run = words[i:j]
+            if run[-1].lower() in _ACRONYM_GLUE:
+                continue
+            for initials in ("".join(w[0] for w in run), "".join(w[0] for w in run if w.lower() not in _ACRONYM_GLUE)):
+                if len(initials) >= 2 and initials.upper() in found and initials.upper() != " ".join(run).upper():
+                    phrase = " ".join(run)
+                    if phrase not in out:
+                        out.append(phrase)
+    return out
+
+
 def missing_names(question: str, corpus: set[str]) -> list[str]:
     """The question's names (see ``key_names``) none of whose words is in ``corpus`` (source terms)."""
     return [" ".join(name) for name in key_names(question)
