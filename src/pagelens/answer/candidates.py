@@ -113,7 +113,26 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
                  for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b))]
     for c, nxt in zip(sentences, sentences[1:]):
         c.after = nxt.text
+        if _REFERS_BACK.match(nxt.text) and (names := _names(c.text)):  # "He is succeeded by ...": who "he" is,
+            nxt.match_text = f"{nxt.match_text} ({names})"  # the names of the sentence before say
     return out + sentences
+
+
+_REFERS_BACK = re.compile(r"(he|she|they|it|his|her|their|its|this|these|the latter)\b(?!\s+(is|was)\s+(also\s+)?"
+                          r"(important|possible|necessary|likely|clear|worth|expected|estimated|assumed|known)\b)", re.I)
+"""A sentence that opens with a pronoun refers to the sentence before it: it is scored with that sentence's names
+(as inherited words, ``lexical.stated_coverage``), so "He is succeeded by Mrs. Ruth Okafor" answers "who
+succeeded Dr. Colin Ashby" (not an expletive "It is likely that ..."). Only the names: in a story every "he"
+would otherwise inherit the whole plot."""
+_NAME_RUN = re.compile(r"[A-Z][\w'’.-]*(?:\s+(?:of\s+)?[A-Z][\w'’.-]*)*")
+
+
+def _names(sentence: str) -> str:
+    """The capitalised runs of a sentence ("Dr. Colin Ashby", "Chief Engineer"), its first word alone left out."""
+    runs = [m.group(0) for m in _NAME_RUN.finditer(sentence)]
+    if runs and sentence.startswith(runs[0]) and " " not in runs[0]:
+        runs = runs[1:]
+    return "; ".join(runs)
 
 
 _AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")

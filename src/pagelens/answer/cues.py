@@ -41,19 +41,26 @@ LONG_LABEL_PENALTY = 0.8
 TABLE_ROW_BONUS = 0.10  # a row with the asked column, when the question is about a table or an extreme
 MODIFIER_MISSING_PENALTY = 0.6  # a field whose label lacks the focus's modifier
 NO_KIND_PENALTY = 0.8  # a money / address / place / role question, a candidate without one (``kinds``)
+AUTHOR_LINE_BONUS = 0.25  # an author question, a short line of names on a first page (a byline)
+SIGNATURE_BONUS = 0.5  # ... a letter's close with the name signed under it ("Yours faithfully, M. Ellison")
+INSTANCE_BONUS = 0.2  # "in which *journal*", a candidate naming one ("Journal of Freshwater Ecology")
+STATISTIC_BONUS = 0.2  # "what was the *average* X", a candidate that states an average with a number
+SUPERLATIVE_BONUS = 0.08  # "where was X *highest*", a sentence that says what was highest
 OTHER_INSTANCE_PENALTY = 0.7  # a candidate that names only other quarters / designators than the question
 UNASKED_METADATA_PENALTY = 0.8  # a file property ("Title: ...") the question does not name  # a table "row" whose label is a paragraph (notes under a table)
 
 _NUMERIC_Q = re.compile(
     r"\b(how (many|much|large|big|long|fast|slow|high|low|old)|what (percentage|percent|share|fraction|proportion|"
     r"score|accuracy|value|number|size|rate|amount|total|count|f1|perplexity|price|cost|year)|"
-    r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much)\b",
+    r"which (score|value|perplexity|accuracy|number)|by what (percentage|factor)|how much|" + sp.STATISTIC_Q + r")\b",
     re.I,
 )
 _DATE_Q = re.compile(sp.ASKS_DATE + r"|^\s*when\b|\bdated\b", re.I)
 MIN_Q = re.compile(r"\b(lowest|smallest|least|fewest|minimum|min|shortest|fastest|cheapest)\b", re.I)
 MAX_Q = re.compile(r"\b(highest|largest|most|greatest|maximum|max|biggest|longest|best|top)\b", re.I)
-_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+")  # "Matthias Vogelgesang", "Diederik P. Kingma"
+_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z]+|" + r"(?<![\w.])(?!U\.\s?[SKN]\.)(?:[A-Z]\.\s?){1,3}[A-Z][a-z]{2,}")
+"""A person-like name: "Matthias Vogelgesang", "Diederik P. Kingma", or initials before a surname ("A. Lindqvist",
+"J.R. Smith"; not "U.S. Army")."""
 _FIGURE_Q = re.compile(
     r"\b(fig(ure)?s?|chart|diagram|plot|graph|map|legend|axis|axes|illustrat\w*|panel|pictured|image|photo\w*|"
     r"screenshot|curves?|bars?|drawing|sketch)\b",
@@ -64,6 +71,22 @@ _SPEECH_Q = re.compile(
     r"\b(says?|said|call(s|ed)? out|shout\w*|cr(y|ies|ied)( out)?|exclaim\w*|repl(y|ies|ied)|yell\w*|whisper\w*)\b", re.I
 )
 _QUOTE = re.compile(r"[\"“”«»]|\*\*|''")
+_AUTHOR_Q = re.compile(r"\bwho\s+(wrote|authored|writes|co-?authored|signed|sent)\b|\bauthors?\b|\bwritten\s+by\b|"
+                       r"\bsigned\s+by\b|\bsignator(y|ies)\b|\bsender\b", re.I)
+_VALEDICTION = re.compile(r"\b(yours\s+(faithfully|sincerely|truly)|sincerely(\s+yours)?|(kind|best|warm)\s+regards|"
+                          r"respectfully(\s+yours)?)\s*,", re.I)
+"""The close of a letter, before its signature: who signed it is named after it."""
+_BYLINE_WORDS = 25  # words of a byline with its affiliation ("A. Lindqvist and R. Pemberton Department of Zoology, ...")
+_INSTANCE_Q = re.compile(r"\b(?:in|at|by|from|on|to|for|of)?\s*(?:which|what)\s+([a-z]{4,})(?=\s+(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|in|on|at|for|to|from|by)\b|\s*\?)",
+                         re.I)
+""""In which *journal* was ...", "which *university* did ...", "what *company* is ...": the asked thing in one noun
+(a verb or a preposition follows), whose instance is a name that holds it ("Journal of Freshwater Ecology",
+"University of Aberdeen", "Acme Company")."""
+_BYLINE = re.compile(r"\s*(?:(?i:by)\s+)?(?:(?:[A-Z]\.\s?){1,3}[A-Z][a-z'’-]+|[A-Z][a-z'’-]+(?:\s+[A-Z]\.)*\s+[A-Z][a-z'’-]+)"
+                     r"(?:\s*(?:,|\band\b|&|$))")
+"""A line that opens with a person's name and goes on to the next name or ends ("A. Lindqvist and R. Pemberton",
+"By Jane Doe, ..."): a byline."""
+_STATISTIC = re.compile(r"\b(average|mean|median|total)\b", re.I)
 _TABLE_Q = re.compile(r"\b(table|row|column|tabulated)s?\b", re.I)
 
 
@@ -86,6 +109,11 @@ class Cues:
     kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
     question: str = ""
     reason: bool = False  # a "why" question (``span.WHY_Q``)
+    author: bool = False  # the question asks who wrote the document ("who wrote", "the authors")
+    instance: str = ""  # the asked thing's head noun, stemmed, for "which <noun>" ("journal")
+    instance_named: bool = False  # ... and some candidate names one (``name_instances``)
+    statistic: str = ""  # the asked statistic, stemmed ("averag", "median", "total")
+    superlative: tuple[str, ...] = ()  # the question's extreme words, stemmed ("highest")
     titles: tuple[str, ...] = ()  # the sources' titles by their file properties, normalized (``fields.titles``)
 
     @classmethod
@@ -101,7 +129,20 @@ class Cues:
                    kind if kind in ("money", "address", "place", "role") else "")
         cues.question = question
         cues.reason = bool(span.WHY_Q.search(question))
+        cues.author = bool(_AUTHOR_Q.search(question))
+        if (m := _INSTANCE_Q.search(question)) and m.group(1).lower() not in tx.STOPWORDS:
+            cues.instance = tx.stem(m.group(1).lower())
+        if (m := re.search(sp.STATISTIC_Q, question, re.I)) and (s := _STATISTIC.search(m.group(0))):
+            cues.statistic = tx.stem(s.group(1).lower())
+        asked = tx.ask_part(question) or question
+        cues.superlative = tuple(tx.stem(m.group(0).lower()) for rx in (MIN_Q, MAX_Q) for m in rx.finditer(asked)
+                                 if m.group(0).lower() not in ("most", "top", "max", "min", "least"))
         return cues
+
+    def name_instances(self, cands: Sequence[Candidate]) -> None:
+        """Note whether any candidate names an instance of the asked noun: then the others are no answer to a
+        "which <noun>" question (when none does, the sources may call it otherwise: nothing is penalised)."""
+        self.instance_named = bool(self.instance) and any(_names_instance(c.text, self.instance) for c in cands)
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -131,6 +172,21 @@ class Cues:
                 bonus += FIGURE_REF_BONUS
         if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
+        elif self.author and c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
+                and _BYLINE.match(c.text) and _names_person(c.text, self.q_terms) and not re.search(r"\d", c.text):
+            bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
+        elif self.author and (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
+            bonus += SIGNATURE_BONUS  # a letter's signature
+        if self.instance and _names_instance(c.text, self.instance):
+            bonus += INSTANCE_BONUS
+        elif self.instance and self.instance_named:
+            factor *= NO_KIND_PENALTY  # another source names one: a span that names none is no instance
+        if self.statistic or self.superlative:
+            stems = set(tx.content_terms(c.text))
+            if self.statistic in stems and found - self.q_numbers:
+                bonus += STATISTIC_BONUS
+            if c.kind == "sentence" and any(s in stems for s in self.superlative):
+                bonus += SUPERLATIVE_BONUS
         if (self.titles and not self.person and c.kind == "sentence" and "titl" not in self.q_terms
                 and _opens_with_title(c.text, self.titles)):
             # The document's title printed on its cover says which document, not what it holds (for a "who"
@@ -156,7 +212,8 @@ class Cues:
                 self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):
             factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
         if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(
-                self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc):
+                self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc) or kinds.contrast_conflict(
+                self.question, f"{c.text} {c.match_text} {c.label}"):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
 
@@ -169,6 +226,19 @@ def _typed_part(c: Candidate, kind: str) -> str:
     if c.kind == "row" and c.cells:
         return c.label or c.cells[0] if kind in ("place", "role") else c.text
     return c.text
+
+
+def _names_instance(text: str, noun: str) -> bool:
+    """Whether ``text`` holds a capitalised name made with the asked thing's noun ("Journal of Freshwater
+    Ecology" for "which journal", "Allt Mor Burn" for "which burn")."""
+    for m in _NAME_RUN.finditer(text):
+        words = m.group(0).split()
+        if len(words) >= 2 and noun in {tx.stem(w.lower()) for w in words}:
+            return True
+    return False
+
+
+_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:of|and|for|on|de|the)\s+[A-Z][\w'’-]*|\s+[A-Z][\w'’-]*)+")
 
 
 def _opens_with_title(text: str, titles: Sequence[str]) -> bool:

@@ -73,7 +73,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 35
+EXTRACTIVE_VERSION = 36
 
 
 @dataclass
@@ -129,13 +129,18 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms)
-        cues.titles = fl.titles(cands)
+        cues.name_instances(cands)
+        cues.titles = tuple(dict.fromkeys(fl.titles(cands) + fl.cover_titles(top)))
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
+        if len(focus.terms) <= 2:  # ... unless it is the thing asked for: "in which *journal*" (the cover's journal)
+            naming -= set(focus.terms)
         if focus.kind in VALUE_KINDS:  # "the OMB number of the <title>": the title says which document
             naming |= fl.title_terms(cands)
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         asked_terms = [t for t in focus.terms if t in span_terms]  # the asked thing's words ("reporting agencies")
         for c in cands:
+            if spelled := tx.spelled_acronyms(question, c.match_text):  # "MAE (s): 97" states the "mean absolute error"
+                c.match_text = f"{c.match_text} ({'; '.join(spelled)})"
             if fl.unasked_property(c, q_terms):
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = lx.coverage(span_terms, idf, c.match_text)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import LABEL_VALUE, Candidate
+from pagelens.models import SearchHit
 
 BLANK_VALUE = "(empty)"  # how a blank form field's line reads (``index.chunking.BLANK``)
 MAX_BLANK_LABEL_TERMS = 6  # a longer label is no short name of one thing
@@ -113,6 +114,13 @@ def titles(cands: Sequence[Candidate]) -> tuple[str, ...]:
                                if c.kind == "field" and c.source_kind == "metadata"
                                and (m := LABEL_VALUE.match(c.text)) and m.group(1).strip().lower() == "title"
                                and len(m.group(2).split()) >= 2))
+
+
+def cover_titles(hits: Sequence[SearchHit]) -> tuple[str, ...]:
+    """The titles the sources' first pages print: the top heading of a chunk of page 1 (a paper's or a scanned
+    report's title, a deck's title slide), lower case, spaces collapsed; two words or more."""
+    return tuple(dict.fromkeys(" ".join(c.section[0].lower().split()) for h in hits for c in h.all_chunks()
+                               if c.page == 1 and c.section and len(c.section[0].split()) >= 2))
 
 
 def unasked_property(c: Candidate, q_terms: list[str]) -> bool:

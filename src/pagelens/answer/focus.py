@@ -57,8 +57,9 @@ UNIT_WEIGHT = 0.5  # weight of the terms of a "per ..." unit against the thing m
 ENTITY_FLOOR = 0.5  # focus_span of a question for a thing of a kind whose span does not name the kind
 VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money", "duration"})
 _YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
-# A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month").
-_CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+)(?![\w-])")
+# A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month"),
+# a course or a standard in capitals ("PHYS 214", "ISO 9001").
+_CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+|[A-Z]{2,5}\s\d{2,4}[A-Z]?)(?![\w-])")
 
 _WH = re.compile(r"^(what|which|who|whom|whose|how|when|where)$", re.I)
 _AUX = frozenset("is are was were be been being do does did has have had can could will would shall should may "
@@ -362,7 +363,8 @@ def _qualified(found: tuple[float, float, float], question: str, context: str, s
     a designator conflict in ``context`` (a row's label and column, a field's label, a sentence) or a
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
     or a superlative, an event or an action (``focus_terms`` aside) the ``sentence`` does not state."""
-    if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or (
+    if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or \
+            kinds.contrast_conflict(question, f"{context} {wider}") or (
             sentence and (kinds.missing_superlative(question, sentence)
                           or kinds.missing_event(question, sp.answer_type(question), sentence)
                           or kinds.missing_action(question, sp.answer_type(question), sentence, focus_terms))):

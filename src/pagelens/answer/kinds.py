@@ -24,6 +24,8 @@ Two qualifier checks read the question's modifiers of the thing asked for:
   with other designators ("Class A ... Class C") is about another instance.
 * ``parties``: whom the asked value belongs to ("for the *emergency contact*"); a form field is
   that party's only when its label says so (``focus.attachment``).
+* ``contrast_conflict``: the question names one of a contrasting pair ("the on-call *secondary*", "*diluted*
+  EPS") and the span names only another ("rules for the *primary*").
 * ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
   2022") and the span names only other quarters.
 * ``missing_event``: a question for the time of an event ("has X been *listed*") and a sentence
@@ -152,8 +154,18 @@ def _new_name(name: str, question: str) -> bool:
     return bool(terms) and not all(t in q or tx.prefix_match(t, q) for t in terms)
 
 
+_VENUE = re.compile(
+    r"\b(?:Room|Rm\.?|Suite|Building|Bldg\.?|Floor|Auditorium|Lab|Laboratory|Lecture Theatre|Hall)\s+[A-Z0-9][\w.-]*|"
+    r"\b[A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+)?\s+(?:Hall|Building|Centre|Center|Library|Auditorium|Theatre|"
+    r"Theater|Tower|Stadium|Arena|Pavilion|Campus)\b")
+"""A venue: a room, a suite, a floor, a named building ("Room 317", "Bexley Hall", "Suite 200"): where a meeting or
+office hours are held."""
+
+
 def _has_place(text: str, question: str) -> bool:
     flat = " ".join(text.split())
+    if any(_new_name(m.group(0), question) for m in _VENUE.finditer(flat)):
+        return True
     if len(flat.split()) <= 4 and any(_new_name(m.group(0), question) for m in _NAME.finditer(flat)):
         return True  # a short value: a form field, a row label
     if any(_new_name(m.group(3), question) for m in _LOCATIVE.finditer(flat)):
@@ -198,6 +210,34 @@ def designator_conflict(question: str, context: str, wider: str = "", doc_name: 
         return True
     around = designators(f"{wider or context} {document_words(doc_name) if doc_name else ''}", capitals=True)
     return any(not (around.get(key, set()) & des) for key, des in asked.items())
+
+
+_CONTRASTS: tuple[tuple[str, ...], ...] = (
+    ("primary", "secondary", "tertiary"), ("upper", "lower"), ("minimum", "maximum"), ("male", "female"),
+    ("men", "women"), ("boys", "girls"), ("domestic", "international", "foreign"), ("import", "export"),
+    ("imports", "exports"), ("input", "output"), ("inbound", "outbound"), ("internal", "external"),
+    ("basic", "diluted"), ("gross", "net"), ("pre-tax", "after-tax"), ("full-time", "part-time"),
+    ("inpatient", "outpatient"), ("weekday", "weekend"), ("adult", "child"), ("adults", "children"),
+    ("senior", "junior"), ("long-term", "short-term"), ("undergraduate", "graduate", "postgraduate"),
+    ("residential", "commercial"), ("urban", "rural"), ("fixed", "variable"),
+)
+"""Words of general English that name one of a pair (or three) of contrasting instances: the *secondary* on-call
+engineer is not the primary, a *diluted* EPS not the basic one."""
+_CONTRAST_OF = {w: set(group) - {w} for group in _CONTRASTS for w in group}
+
+
+def _contrast_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"(?<![\w-])[a-z]+(?:-[a-z]+)?(?![\w-])", text.lower()) if w in _CONTRAST_OF}
+
+
+def contrast_conflict(question: str, text: str) -> bool:
+    """The question names one of a contrasting pair ("the on-call *secondary*", "*diluted* EPS") and ``text`` (a
+    span with its heading, label or header) names only another of the pair ("rules for the *primary*")."""
+    asked = _contrast_words(question)
+    if not asked:
+        return False
+    said = _contrast_words(text)
+    return any(not (w in said) and (_CONTRAST_OF[w] & said) and not (_CONTRAST_OF[w] & asked) for w in asked)
 
 
 _PARTY = re.compile(r"\b(?:for|of)\s+(?:the|a|an|this|that|each|your|his|her|their)\s+((?:[a-z][a-z-]*\s+){0,2}[a-z][a-z-]*)"

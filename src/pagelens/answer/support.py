@@ -53,6 +53,10 @@ ASKED_DATE_OF = (r"^\s*(the\s+)?date of\b|\b(what|which)\s+(is|was|are|were)\s+(
 ASKS_DATE = r"\b(what|which)\s+(date|day)\b|" + ASKED_DATE_OF + r"|\bbirth\s?date\b"
 """A question that asks for a date (the answer type "date"; ``cues`` adds "when" and "dated")."""
 
+STATISTIC_Q = r"what (?:(?:is|was|are|were) )?(?:the )?(?:average|mean|median|total|overall rate)"
+"""A question for a statistic of the thing asked ("what was the *average* overwinter survival", "what was the
+*total* of donations"): a number, whatever noun follows."""
+
 # Expected answer types: (type, what in a question asks for it). Checked in this order; the first wins.
 _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\be-?mail\b", re.I)),
@@ -73,7 +77,8 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
                           r"authors?\b|\bwritten by\b", re.I)),
     ("number", re.compile(
         r"\b(how (many|much|large|big|long|fast|slow|high|low|old)|what (percentage|percent|score|accuracy|value|"
-        r"number|size|rate|amount|total|count|price|cost|range)|which (score|value|number|accuracy|amount))\b", re.I)),
+        r"number|size|rate|amount|total|count|price|cost|range)|which (score|value|number|accuracy|amount)|" + STATISTIC_Q +
+        r")\b", re.I)),
 )
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 _URL = re.compile(r"\b(https?://|www\.)\S+|\b[\w-]+\.(com|org|net|gov|edu|io)\b", re.I)
@@ -87,7 +92,8 @@ _TIME_WORDS = re.compile(r"\b(quarter|q[1-4]|half|h[12]|spring|summer|autumn|fal
                          r"daily|weekly|monthly|yearly|before|after|during|until|since|\d{1,2}:\d\d|"
                          r"\d{1,2}\s?(am|pm))\b", re.I)
 _PERCENT = re.compile(r"\d\s?%|\bper\s?cent\b|\bpercent\b", re.I)
-_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][a-z'’]+")
+_PERSON = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z]\.)*\s+(?:[a-z]{1,3}\s+)?[A-Z][a-z'’]+|"
+                     r"(?<![\w.])(?!U\.\s?[SKN]\.)(?:[A-Z]\.\s?){1,3}[A-Z][a-z'’]{2,}")  # ... or "A. Lindqvist"
 _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twice|double|half|dozen|"
                             r"hundred|thousand|million|billion)\b", re.I)
 
@@ -318,6 +324,7 @@ def answer_support(
     mentions "October" does not answer a question about October. A bare year is also found on the other
     retrieved pages of the answer's document (``dates_found``)."""
     near = neighbourhood(hits[best.source])
+    near |= set(tx.content_terms(" ".join(tx.spelled_acronyms(question, " ".join(c.text for c in hits[best.source].all_chunks())))))
     doc = hits[best.source].chunk.doc_name
     if best.kind == "field" and best.source_kind == "form":
         # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.

@@ -74,7 +74,8 @@ def _conflicts(question: str, read: tc.Cell) -> bool:
     quarter): its row and column do not name what is asked (``kinds``)."""
     row = read.row
     own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
-    return kinds.designator_conflict(question, own, f"{own} {row.match_text}", row.doc) or kinds.period_conflict(question, own)
+    return (kinds.designator_conflict(question, own, f"{own} {row.match_text}", row.doc) or kinds.period_conflict(question, own)
+            or kinds.contrast_conflict(question, f"{own} {row.match_text}"))
 
 
 def _given(question: str, read: tc.Cell) -> bool:

@@ -24,7 +24,10 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’\-]*|\d+(?:[.,]\d+)*%?")
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
-_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Inc|Ltd)\.$", re.I)
+_ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|Nos|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Messrs|Inc|Ltd|"
+                     r"Vol|Vols|pp|Prof|Capt|Rev|Jr|Sr|St|Gen|Col|Lt|Sgt|Gov|Hon|Dept|Univ|Corp|Jan|Feb|Mar|Apr|Jun|"
+                     r"Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$", re.I)
+"""Abbreviations no sentence ends with ("Journal of Freshwater Ecology, Vol. 12", "Capt. H. Rudge", "Jan. 5")."""
 _INITIAL = re.compile(r"(?:^|[\s(])[A-Z]\.$")
 """A name's initial ("decreed by C. E. De Long", "Diederik P. Kingma"): no sentence ends there."""
 _SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[“]?[A-Z0-9])")
@@ -285,6 +288,8 @@ def prefix_match(term: str, terms: set[str]) -> bool:
     """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'."""
     if len(term) < 3:
         return False
+    if (st := stem(term)) != term and st in terms:  # an unstemmed word of the question ("january" ~ "januari")
+        return True
     return any(len(t) >= 3 and (t.startswith(term) or term.startswith(t)) for t in terms)
 
 
@@ -409,6 +414,33 @@ def focus_words(question: str) -> list[list[str]]:
     """The content words of the thing asked for ("what *license price* does ..."), each as its terms."""
     m = _FOCUS.match(question)
     return [ts for w in m.group(1).split() if (ts := content_terms(w))] if m else []
+
+
+_ACRONYM = re.compile(r"(?<![\w-])([A-Z]{2,6})s?(?![\w-])")
+_ACRONYM_GLUE = frozenset("of on per the and to under for in at over".split())
+
+
+def spelled_acronyms(question: str, text: str) -> list[str]:
+    """The question's phrases whose initials are an acronym ``text`` prints: "mean absolute error" for "MAE",
+    "earnings per share" for "EPS" (a small word inside may count or not: "return on investment", "ROI")."""
+    found = {m.group(1) for m in _ACRONYM.finditer(text)}
+    if not found:
+        return []
+    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", question)
+    out: list[str] = []
+    for i in range(len(words)):
+        if words[i].lower() in _ACRONYM_GLUE:
+            continue
+        for j in range(i + 2, min(len(words), i + 6) + 1):
+            run = words[i:j]
+            if run[-1].lower() in _ACRONYM_GLUE:
+                continue
+            for initials in ("".join(w[0] for w in run), "".join(w[0] for w in run if w.lower() not in _ACRONYM_GLUE)):
+                if len(initials) >= 2 and initials.upper() in found and initials.upper() != " ".join(run).upper():
+                    phrase = " ".join(run)
+                    if phrase not in out:
+                        out.append(phrase)
+    return out
 
 
 def missing_names(question: str, corpus: set[str]) -> list[str]:
