@@ -213,7 +213,7 @@ class Cues:
             factor *= NO_KIND_PENALTY  # (a statement prints "$" on its first row only: "Cost of sales" names money)
         if kinds.period_conflict(self.question, c.text) or kinds.designator_conflict(
                 self.question, c.text, f"{c.text} {c.match_text} {c.label}", c.doc) or kinds.contrast_conflict(
-                self.question, f"{c.text} {c.match_text} {c.label}"):
+                self.question, f"{c.text} {c.match_text} {c.label}") or kinds.named_instance_conflict(self.question, c.text):
             factor *= OTHER_INSTANCE_PENALTY
         return bonus, factor
 

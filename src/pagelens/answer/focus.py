@@ -364,7 +364,7 @@ def _qualified(found: tuple[float, float, float], question: str, context: str, s
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
     or a superlative, an event or an action (``focus_terms`` aside) the ``sentence`` does not state."""
     if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or \
-            kinds.contrast_conflict(question, f"{context} {wider}") or (
+            kinds.contrast_conflict(question, f"{context} {wider}") or kinds.named_instance_conflict(question, context) or (
             sentence and (kinds.missing_superlative(question, sentence)
                           or kinds.missing_event(question, sp.answer_type(question), sentence)
                           or kinds.missing_action(question, sp.answer_type(question), sentence, focus_terms))):

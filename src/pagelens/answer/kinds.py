@@ -26,6 +26,8 @@ Two qualifier checks read the question's modifiers of the thing asked for:
   that party's only when its label says so (``focus.attachment``).
 * ``contrast_conflict``: the question names one of a contrasting pair ("the on-call *secondary*", "*diluted*
   EPS") and the span names only another ("rules for the *primary*").
+* ``named_instance_conflict``: the question names "*Black Moss* Reservoir" and the span only "*Hollins*
+  Reservoir".
 * ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
   2022") and the span names only other quarters.
 * ``missing_event``: a question for the time of an event ("has X been *listed*") and a sentence
@@ -284,6 +286,40 @@ def period_conflict(question: str, context: str) -> bool:
         return False
     found = periods(context)
     return bool(found) and not (found & asked)
+
+
+_NAMED_RUN = re.compile(r"\b[A-Z][a-z'’-]+(?:\s+[A-Z][a-z'’-]+)+")
+
+
+def _named_heads(text: str, skip_first: bool = False) -> dict[str, set[frozenset[str]]]:
+    """Head word (the last of a run of capitalised words, stemmed) → the specific words before it of each run:
+    "Black Moss Reservoir" → {reservoir: {{black, moss}}}."""
+    out: dict[str, set[frozenset[str]]] = {}
+    for m in _NAMED_RUN.finditer(text):
+        words = m.group(0).split()
+        if skip_first and m.start() == 0:
+            words = words[1:]  # a question's first word is capitalised anyway
+        words = [w for w in words if w.lower() not in tx.STOPWORDS]
+        if len(words) < 2:
+            continue
+        specific = frozenset(tx.stem(w.lower()) for w in words[:-1])
+        out.setdefault(tx.stem(words[-1].lower()), set()).add(specific)
+    return out
+
+
+def named_instance_conflict(question: str, context: str) -> bool:
+    """The question names a thing by its own name and a kind ("*Black Moss* Reservoir") and ``context`` names
+    things of that kind only by other names ("*Hollins* Reservoir, the largest ..."): it is about another one.
+    (A bare "the Reservoir" or a name of another kind says nothing either way.)"""
+    asked = _named_heads(question, skip_first=True)
+    if not asked:
+        return False
+    said = _named_heads(context)
+    for head, names in asked.items():
+        others = said.get(head)
+        if others and not any(n <= o or o <= n for n in names for o in others):
+            return True
+    return False
 
 
 _PARTICIPLE = re.compile(r"\b(?:is|are|was|were|been|be|being|has|have|had)\s+(?:\w+\s+){0,4}?([a-z]{3,}(?:ed|en))\b")
