@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 import pymupdf
 
 from pagelens.errors import PageError, PagelensError
-from pagelens.ingest import figure_passes
+from pagelens.ingest import figure_passes, ocr_tables
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.furniture import BAND, normalize
 from pagelens.ingest.text_quality import SPACED_FRACTION, TextQuality, text_quality
@@ -136,7 +136,9 @@ def ocr_page(ctx: PageContext) -> list[Element]:
             pix, lines = _read_page(ctx, larger)
     # Pixels → unrotated PDF points (the coordinates every other parser reports).
     to_pdf = pymupdf.Matrix(page.rect.width / pix.width, page.rect.height / pix.height) * page.derotation_matrix
-    return lines_to_elements(ctx, [ln for ln in lines if keep_line(ln)], to_pdf)
+    kept = [ln for ln in lines if keep_line(ln)]
+    # Tables and form fields read from the words' boxes (``ocr_tables``) take the place of their lines.
+    return lines_to_elements(ctx, kept, to_pdf, ocr_tables.structured_elements(ctx, kept, to_pdf))
 
 
 def _read_page(ctx: PageContext, zoom: float) -> tuple[pymupdf.Pixmap, list[OcrLine]]:
@@ -174,17 +176,32 @@ def keep_line(line: OcrLine) -> bool:
     return alnum > 3 or line.confidence >= SHORT_LINE_CONFIDENCE
 
 
-def lines_to_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix) -> list[Element]:
-    """One element per OCR block, in the engine's reading order; headings and captions when evident."""
+def lines_to_elements(
+    ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix, placed: dict[int, list[Element]] | None = None
+) -> list[Element]:
+    """One element per OCR block, in the engine's reading order; headings and captions when evident.
+
+    ``placed``: elements made of some of the lines (``ocr_tables.structured_elements``: index of a line in
+    ``lines`` → the elements to put where it was read); those lines are no block's text."""
+    placed = placed or {}
     blocks: dict[int, list[OcrLine]] = {}
-    for ln in lines:
+    made: dict[int, list[Element]] = {}  # elements put before the block of the same key
+    for i, ln in enumerate(lines):
+        if i in placed:
+            if placed[i]:
+                made.setdefault(ln.block, []).extend(placed[i])
+                blocks.setdefault(ln.block, [])
+            continue
         blocks.setdefault(ln.block, []).append(ln)
     heights = [ln.bbox[3] - ln.bbox[1] for ln in lines if len(ln.text) > 20]
     body_h = statistics.median(heights) if heights else 0.0
     clip = ctx.page.cropbox  # the unrotated page, whose coordinates elements use
     out: list[Element] = []
     engine = ctx.ocr.name if ctx.ocr is not None else "ocr"
-    for blk in blocks.values():
+    for key, blk in blocks.items():
+        for el in made.get(key, []):
+            el.order = len(out)
+            out.append(el)
         text = join_lines([ln.text for ln in blk])
         if not text:
             continue

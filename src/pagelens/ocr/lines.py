@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pagelens.ocr.protocol import OcrLine
+from pagelens.ocr.protocol import OcrLine, OcrWord
 
 Quad = Sequence[Sequence[float]]
 
@@ -42,7 +42,7 @@ def group_runs(runs: Iterable[tuple[Quad, str, float]]) -> list[OcrLine]:
         )
         text = " ".join(b[1] for b in line)
         conf = sum(b[2] for b in line) / len(line)
-        merged.append((box, text, conf))
+        merged.append((box, text, conf, tuple(OcrWord(b[1], b[0], round(b[2], 3)) for b in line)))
     return _blocks(merged)
 
 
@@ -73,8 +73,8 @@ def _blocks(lines: list[tuple[tuple[float, float, float, float], str, float]]) -
     blocks.sort(key=_block_order_key(blocks))
     out: list[OcrLine] = []
     for i, blk in enumerate(blocks):
-        for box, text, conf in blk:
-            out.append(OcrLine(text, box, round(conf, 3), i))
+        for box, text, conf, *words in blk:
+            out.append(OcrLine(text, box, round(conf, 3), i, words[0] if words else ()))
     return out
 
 
