@@ -34,6 +34,7 @@ import pymupdf
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import Grid, Word, detect_header
 from pagelens.ingest.table_segments import Line, line_of
+from pagelens.ingest.table_values import is_value
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.models import Element, ElementKind, FormFieldData, Provenance
 from pagelens.ocr.protocol import OcrLine
@@ -219,6 +220,10 @@ def _text_table(block: list[tuple[OcrRow, list[tuple[float, float, str]]]]) -> F
     if statistics.median(len(c.split()) for c in filled) > MAX_MEDIAN_WORDS:
         return None
     g = detect_header(Grid(cells=grid))
+    last = grid[-1]
+    texts = [j for j, c in enumerate(last) if c and not is_value(c)]
+    if len(grid) > g.header_rows + 1 and not last[0] and len(texts) == 1 and texts[0] < len(last) - 1:
+        last[0], last[texts[0]] = last[texts[0]], ""  # a closing row's label set under a later column ("Total")
     used = [r for r, _ in block]
     bbox = pymupdf.Rect(min(r.x0 for r in used), min(r.y0 for r in used), max(r.x1 for r in used), max(r.y1 for r in used))
     return FoundTable(bbox=bbox, header=g.header, rows=g.body)
