@@ -64,12 +64,14 @@ _NUMBER = re.compile(r"^\d{1,2}[.)]\s*")
 
 @dataclass
 class OcrRow:
-    """One OCR line's words in PDF points (noise dropped), cut into segments; ``index`` into the page's lines."""
+    """A row of the page: one or more OCR lines side by side (``lines``, indices into the page's lines; ``index``
+    the first), their words in PDF points (noise dropped), cut into segments."""
 
     index: int
     words: list[Word]
     confidences: list[float]
     cut: Line
+    lines: tuple[int, ...] = ()  # every OCR line joined into this row
 
     @property
     def y0(self) -> float:
@@ -149,9 +151,10 @@ def _unframed(words: list[Word], confidences: list[float]) -> tuple[list[Word], 
 
 
 def ocr_rows(lines: list[OcrLine], to_pdf: pymupdf.Matrix) -> list[OcrRow]:
-    """The lines' words in PDF points, cleaned and cut into segments, top to bottom (lines without
-    word boxes are left out)."""
-    out: list[OcrRow] = []
+    """The lines' words in PDF points, cleaned, lines set side by side on one row of the page joined
+    (the engine reads a table's columns, or a form's boxes, as blocks of their own), each row cut into
+    segments; top to bottom. Lines without word boxes are left out."""
+    pieces: list[tuple[int, list[Word], list[float]]] = []
     for i, ln in enumerate(lines):
         words: list[Word] = []
         confs: list[float] = []
@@ -160,13 +163,42 @@ def ocr_rows(lines: list[OcrLine], to_pdf: pymupdf.Matrix) -> list[OcrRow]:
             words.append((r.x0, r.y0, r.x1, r.y1, w.text, ln.block, i, k))
             confs.append(w.confidence)
         words, confs = clean_words(words, confs)
-        if not words:
-            continue
-        cut = line_of(sorted(words, key=lambda w: w[0]))
+        if words:
+            pieces.append((i, words, confs))
+    groups: list[list[tuple[int, list[Word], list[float]]]] = []
+    for piece in sorted(pieces, key=lambda p: (_ext(p[1])[1] + _ext(p[1])[3]) / 2):
+        best, score = None, 0.0
+        for g in groups[-8:]:
+            ov = min(_same_row(_ext(piece[1]), _ext(q[1])) for q in g)
+            if ov > score and not any(_x_overlap(_ext(piece[1]), _ext(q[1])) for q in g):
+                best, score = g, ov
+        if best is not None:
+            best.append(piece)
+        else:
+            groups.append([piece])
+    out: list[OcrRow] = []
+    for g in groups:
+        words = sorted((w for p in g for w in p[1]), key=lambda w: w[0])
+        confs = [c for p in sorted(g, key=lambda p: _ext(p[1])[0]) for c in p[2]]
+        cut = line_of(words)
         if cut is not None:
-            out.append(OcrRow(i, words, confs, cut))
+            out.append(OcrRow(min(p[0] for p in g), words, confs, cut, tuple(sorted(p[0] for p in g))))
     out.sort(key=lambda r: (r.y0, r.x0))
     return out
+
+
+def _ext(words: list[Word]) -> tuple[float, float, float, float]:
+    return (min(w[0] for w in words), min(w[1] for w in words), max(w[2] for w in words), max(w[3] for w in words))
+
+
+def _same_row(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Vertical overlap of two boxes as a share of the lower one's height; 0 under half of it."""
+    share = (min(a[3], b[3]) - max(a[1], b[1])) / max(min(a[3] - a[1], b[3] - b[1]), 1.0)
+    return share if share >= 0.5 else 0.0
+
+
+def _x_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 0
 
 
 def cells(row: OcrRow) -> list[tuple[float, float, str]]:
@@ -319,7 +351,7 @@ def form_fields(rows: list[OcrRow]) -> list[OcrField]:
         cs = cells(row)
         if not cs or not all(_label(t) for _, _, t in cs):
             continue
-        h = max(_cell_height(row, a, b) for a, b, _ in cs)
+        h = row.height
         below = next((r for r in rows[k + 1 :] if r.y0 > row.y1 - 0.3 * h), None)
         if (below is not None and below.index not in used and below.y0 - row.y1 < 1.5 * max(h, below.height)
                 and below.height >= VALUE_SIZE * h and not (below.x1 <= cs[0][0] or below.x0 >= cs[-1][1] + 4 * h)):
@@ -389,7 +421,7 @@ def structured_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.
     out: dict[int, list[Element]] = {}
 
     def place(els: list[Element], used: list[OcrRow]) -> None:
-        idx = sorted({r.index for r in used})
+        idx = sorted({i for r in used for i in r.lines})
         first = min(idx, key=lambda i: (lines[i].block, i))
         for i in idx:
             out.setdefault(i, [])
