@@ -273,3 +273,96 @@ def test_a_born_digital_table_page_does_not_go_through_ocr(tmp_path: Path) -> No
     ctx = PageContext.build(doc[0], doc_id="d" * 64, file_name="t.pdf", settings=IngestSettings(ocr="tesseract"),
                             images=ImageStore(tmp_path / "images"), ocr=None)
     assert not needs_ocr(ctx)
+
+
+def test_a_forms_label_line_with_room_under_it_is_read_again_there() -> None:
+    """On a page that is a form, a line of labels with nothing read under it (the box's writing lost by the
+    whole-page read) has each label's column read again on its own."""
+    lines = [
+        _line([(100, 300, "1. Surname"), (900, 1150, "2. Forenames")], 100, 25),
+        _line([(110, 330, "DEVLIN"), (910, 1200, "Patrick Joseph")], 130, 40),
+        _line([(100, 330, "3. Date of birth"), (900, 1150, "4. Telephone")], 200, 25),
+        _line([(110, 330, "03/07/1961")], 230, 40),
+        _line([(100, 330, "7. Boat number"), (900, 1150, "8. Fee paid")], 300, 25),
+        _line([(100, 330, "9. Previous permit")], 420, 25),
+        _line([(110, 330, "LA-2291")], 450, 40),
+    ]
+    asked: list[pymupdf.Rect] = []
+
+    def reread(box: pymupdf.Rect) -> str:
+        asked.append(box)
+        return "| B-17" if box.x0 < 500 else "45"
+
+    rows = ocr_rows(lines, pymupdf.Matrix(1, 1))
+    fields = {f.label: f.value for f in form_fields(rows, reread, 1400)}
+    assert fields["7. Boat number"] == "B-17" and fields["8. Fee paid"] == "45"
+    assert fields["1. Surname"] == "DEVLIN" and fields["9. Previous permit"] == "LA-2291"
+    # Only the line with room under it was read again: the region between it and the next line, one per label.
+    assert len(asked) == 2 and all(325 <= b.y0 and b.y1 <= 420 for b in asked)
+    assert asked[0].x1 < 900 <= asked[1].x0 + 20 and asked[1].x1 == 1400
+    # Without enough fields the page is no form, and nothing is read again.
+    asked.clear()
+    assert form_fields(rows[4:], reread, 1400) == [] and asked == []
+
+
+def test_rules_are_whitened_and_letters_kept() -> None:
+    import numpy as np
+
+    from pagelens.ingest.ocr_page import _strip_rules
+
+    arr = np.full((120, 600), 235, dtype=np.uint8)
+    arr[100:103, 10:590] = 40  # a box's bottom rule
+    arr[5:115, 4:7] = 60  # its left side
+    arr[30:70, 50:56] = 30  # a letter's stem
+    arr[30:34, 50:80] = 30  # and its bar
+    _strip_rules(arr, arr.shape[0])
+    _strip_rules(arr.T, int(0.6 * arr.shape[0]))
+    assert (arr[99:104, 10:590] == 255).all() and (arr[5:115, 4:7] == 255).all()
+    assert (arr[30:70, 50:56] == 30).all() and (arr[30:34, 50:80] == 30).all()
+
+
+@requires_tesseract
+def test_a_scanned_statement_of_values_in_columns_is_a_table(tmp_path: Path) -> None:
+    """Rows of amounts under a band of years (what the whitespace finder reads on born-digital pages)."""
+    doc = pymupdf.open()
+    p = doc.new_page(width=595, height=842)
+    p.insert_text((70, 80), "Statement of income for the year", fontsize=12, fontname="tibo")
+    rows = [("", "1991", "1992"), ("Subscriptions", "1,204", "1,388"), ("Rents received", "640", "655"),
+            ("Grants", "2,500", "1,750"), ("Interest", "88", "102"), ("Total income", "4,432", "3,895")]
+    y = 130.0
+    for label, a, b in rows:
+        p.insert_text((70, y), label, fontsize=10.5, fontname="tiro")
+        for x, v in ((400, a), (500, b)):
+            p.insert_text((x - pymupdf.get_text_length(v, fontname="tiro", fontsize=10.5), y), v, fontsize=10.5, fontname="tiro")
+        y += 17
+    tables = [e for e in read(scanned(doc), tmp_path) if e.kind == ElementKind.TABLE]
+    assert len(tables) == 1 and tables[0].table is not None
+    assert tables[0].table.header[1:] == ["1991", "1992"]
+    assert ["Grants", "2,500", "1,750"] in tables[0].table.rows
+    assert "Subscriptions — 1991: 1,204; 1992: 1,388" in tables[0].table.records
+
+
+def test_a_text_tables_wrapped_cells_join_their_row_and_a_stray_column_is_no_table() -> None:
+    def rows_of(spec: list[tuple[float, list[tuple[float, float, str]]]]):
+        return ocr_rows([_line(cells, y) for y, cells in spec], pymupdf.Matrix(1, 1))
+
+    name, addr, amt = (100, 500), (900, 1300), (1800, 1950)
+    table = rows_of([
+        (100, [(*name, "Donor"), (*addr, "Address"), (*amt, "Amount")]),
+        (170, [(*name, "Mrs. Throssell"), (*addr, "Upper Weald"), (*amt, "25.00")]),
+        (205, [(*addr, "Farm")]),  # the address wrapped onto a second line, set closer than rows are
+        (270, [(*name, "Capt. Rudge"), (*addr, "Haswell Grange"), (*amt, "150.00")]),
+        (340, [(*name, "Miss Oddie"), (*addr, "Church Cottages"), (*amt, "5.50")]),
+        (410, [(*name, "Dr. Fairbairn"), (*addr, "The Surgery"), (*amt, "75.00")]),
+    ])
+    (found,) = text_tables(table)
+    assert found.found.header == ["Donor", "Address", "Amount"]
+    assert found.found.rows[0] == ["Mrs. Throssell", "Upper Weald Farm", "25.00"] and len(found.found.rows) == 4
+    # A word alone in a column of its own: the lines do not line up as a table's columns.
+    stray = rows_of([
+        (100, [(*name, "Donor"), (*addr, "Address"), (1500, 1600, "Notes")]),
+        (170, [(*name, "Mrs. Throssell"), (*addr, "Upper Weald Farm")]),
+        (240, [(*name, "Capt. Rudge"), (*addr, "Haswell Grange")]),
+        (310, [(*name, "Miss Oddie"), (*addr, "Church Cottages")]),
+    ])
+    assert text_tables(stray) == []

@@ -138,7 +138,50 @@ def ocr_page(ctx: PageContext) -> list[Element]:
     to_pdf = pymupdf.Matrix(page.rect.width / pix.width, page.rect.height / pix.height) * page.derotation_matrix
     kept = [ln for ln in lines if keep_line(ln)]
     # Tables and form fields read from the words' boxes (``ocr_tables``) take the place of their lines.
-    return lines_to_elements(ctx, kept, to_pdf, ocr_tables.structured_elements(ctx, kept, to_pdf))
+    return lines_to_elements(ctx, kept, to_pdf, ocr_tables.structured_elements(ctx, kept, to_pdf, _reader(ctx, pix, to_pdf)))
+
+
+REREAD_CONFIDENCE = 0.6  # a region read again keeps lines read at least this surely
+
+
+def _reader(ctx: PageContext, pix: pymupdf.Pixmap, to_pdf: pymupdf.Matrix):
+    """Reads the text in a region (PDF points) of the page image ``pix`` again on its own, with the
+    rules crossing it (a box's sides) whitened first: ``ocr_tables`` asks it for a form's box whose
+    writing the whole-page read lost. Returns the confident text ('' when none)."""
+    import numpy as np
+    from PIL import Image
+
+    def read(rect: pymupdf.Rect) -> str:
+        if ctx.ocr is None or pix.n != 1 or pix.alpha:
+            return ""
+        r = (pymupdf.Rect(rect) * ~to_pdf).irect & pymupdf.IRect(0, 0, pix.width, pix.height)
+        if r.is_empty or r.width < 8 or r.height < 8:
+            return ""
+        arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[r.y0 : r.y1, r.x0 : r.x1].copy()
+        _strip_rules(arr, arr.shape[0])  # the box's top and bottom: dark runs longer than the region is high
+        _strip_rules(arr.T, int(0.6 * arr.shape[0]))  # its sides
+        buf = io.BytesIO()
+        Image.fromarray(arr, "L").save(buf, format="PNG", compress_level=0)
+        try:
+            lines = ctx.ocr.recognize(buf.getvalue())
+        except PagelensError:
+            return ""
+        return " ".join(ln.text for ln in lines if ln.confidence >= REREAD_CONFIDENCE and keep_line(ln)).strip()
+
+    return read
+
+
+def _strip_rules(arr, min_run: int) -> None:
+    """Whiten, row by row of ``arr`` (a gray image, or its transpose), runs of dark pixels at least
+    ``min_run`` long: rules, not strokes of letters (a slightly turned rule still runs long on each row)."""
+    import numpy as np
+
+    dark = arr < 180  # a rule's grey, anti-aliased edge too
+    for i in np.flatnonzero(dark.sum(axis=1) >= min_run):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], dark[i].view(np.int8), [0]))))
+        for s, e in zip(edges[::2], edges[1::2]):
+            if e - s >= min_run:
+                arr[max(i - 1, 0) : i + 2, s:e] = 255  # with the rows either side, its blur
 
 
 def _read_page(ctx: PageContext, zoom: float) -> tuple[pymupdf.Pixmap, list[OcrLine]]:

@@ -16,7 +16,9 @@ layer's lines, after dropping what a scanner's speckle reads as words (``clean_w
 * **form fields** (``form_fields``): a line of short labels ("1. Surname   2. Forenames") with a line of
   values set larger right under it (what was typed or written in the boxes) pairs each value with the
   label it starts under; a label followed on its line by a value set larger ("Permit issued no. 3068")
-  is a field too. A page needs ``MIN_FIELDS`` of them.
+  is a field too. A page needs ``MIN_FIELDS`` of them. On such a page, a line of labels with room under it
+  and nothing read there (a box whose writing the whole-page read garbled and dropped) has each label's
+  column read again on its own, its box's rules whitened first (``ocr_page._reader``).
 
 Both work on the lines kept by ``ocr_page.keep_line``; the lines they use are left out of the page's text
 elements, as a born-digital page's claimed regions are.
@@ -26,20 +28,24 @@ from __future__ import annotations
 
 import re
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import pymupdf
 
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import Grid, Word, detect_header
+from pagelens.ingest.table_header import is_title
 from pagelens.ingest.table_segments import Line, line_of
 from pagelens.ingest.table_values import is_value
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.models import Element, ElementKind, FormFieldData, Provenance
 from pagelens.ocr.protocol import OcrLine
 
-MIN_ROWS = 3  # lines with two or more filled cells a text table needs
+MIN_ROWS = 3  # rows under the header with two or more filled cells a text table needs
+TITLE_GAP = 2.5  # line heights between a table and the line above that names it, at most
+WRAP_PITCH = 0.8  # a line without a first cell closer than this share of the row pitch continues the row above
+MIN_COLUMN_CELLS = 2  # cells a text table's column holds at least
 MAX_CELL_WORDS = 6  # a cell of more words is running text
 MAX_MEDIAN_WORDS = 4  # median words per filled cell of a text table
 COLUMN_GAP = 1.5  # a gap this many line heights wide parts two cells of a text table or a form line
@@ -57,6 +63,9 @@ VALUE_SIZE = 1.2  # values set (typed, written) at least this much taller than t
 LABEL_WORDS = 6
 INLINE_GAP = 1.0  # label heights between a label and the value after it on its line, at least
 FIELD_SHARE = 0.3  # share of the page's lines the fields must be made of
+REREAD_ROOM = 2.5  # label heights of room under a line of labels on a form for a value read again there
+REREAD_REACH = 5.0  # label heights under the labels read again at most
+MAX_REREAD = 4  # labels on a line read again at most
 _ALNUM = re.compile(r"[^\W_]")
 _LABEL = re.compile(r"^(?:\d{1,2}[.)]\s*)?[A-Z]")
 _NUMBER = re.compile(r"^\d{1,2}[.)]\s*")
@@ -114,7 +123,7 @@ def clean_words(words: list[Word], confidences: list[float]) -> tuple[list[Word]
     for i, (w, c) in enumerate(zip(words, confidences)):
         alnum = len(_ALNUM.findall(w[4]))
         height = w[3] - w[1]
-        if alnum == 0 and (c < SURE or height > TALL * h or height < SMALL * h):
+        if alnum == 0 and (c < SURE or height > TALL * h):
             continue  # a sure sign ("(£)", "%", a nil cell's dash) stays
         if alnum <= 2 and (height > TALL * h or (height < SMALL * h and c < NOISE_CONFIDENCE)):
             continue
@@ -236,22 +245,31 @@ def _text_table(block: list[tuple[OcrRow, list[tuple[float, float, str]]]]) -> F
     if len(spans) < 2:
         return None
     grid: list[list[str]] = []
-    for _, cs in block:
+    steps = [b[0].y0 - a[0].y0 for a, b in zip(block, block[1:])]
+    pitch = statistics.median(steps) if steps else 0.0
+    prev: OcrRow | None = None
+    for r, cs in block:
         row = [""] * len(spans)
         for a, b, t in cs:
             scores = [min(b, s[1]) - max(a, s[0]) for s in spans]
             j = max(range(len(spans)), key=lambda j: scores[j])
             row[j] = f"{row[j]} {t}".strip()
-        grid.append(row)
-    full = [r for r in grid if sum(bool(c) for c in r) >= 2]
-    if len(full) < MIN_ROWS:
-        return None
+        if grid and prev is not None and not row[0] and r.y0 - prev.y0 < WRAP_PITCH * pitch:
+            # the cells of the row above wrapped onto a second line, set closer than rows are
+            grid[-1] = [" ".join(t for t in (u, v) if t) for u, v in zip(grid[-1], row)]
+        else:
+            grid.append(row)
+        prev = r
+    if min(sum(bool(r[j]) for r in grid) for j in range(len(spans))) < MIN_COLUMN_CELLS:
+        return None  # a column of one cell: the words do not line up in columns (a stray word, a line of text)
     filled = [c for r in grid for c in r if c]
     if len(filled) < MIN_FILL * len(grid) * len(spans):
         return None
     if statistics.median(len(c.split()) for c in filled) > MAX_MEDIAN_WORDS:
         return None
     g = detect_header(Grid(cells=grid))
+    if sum(1 for r in g.body if sum(bool(c) for c in r) >= 2) < MIN_ROWS:
+        return None  # a table has rows of data under its header, several of them filling two columns
     last = grid[-1]
     texts = [j for j, c in enumerate(last) if c and not is_value(c)]
     if len(grid) > g.header_rows + 1 and not last[0] and len(texts) == 1 and texts[0] < len(last) - 1:
@@ -271,6 +289,7 @@ def text_tables(rows: list[OcrRow]) -> list[OcrTable]:
         if len(block) >= MIN_ROWS:
             found = _text_table(block)
             if found is not None:
+                found.title = _title(rows, block[0][0], found.bbox)
                 out.append(OcrTable(found, [r for r, _ in block]))
         block.clear()
         pending.clear()
@@ -294,6 +313,18 @@ def text_tables(rows: list[OcrRow]) -> list[OcrTable]:
             close()
     close()
     return out
+
+
+def _title(rows: list[OcrRow], first: OcrRow, box: pymupdf.Rect) -> str | None:
+    """The line right above a table that names it (``table_header.is_title``, within ``TITLE_GAP`` line
+    heights), as the whitespace finder takes one on born-digital pages; the line stays text too."""
+    above = [r for r in rows if r.y1 <= first.y0 + 0.3 * first.height and r.x1 > box.x0 and r.x0 < box.x1]
+    if not above:
+        return None
+    line = max(above, key=lambda r: r.y1)
+    if first.y0 - line.y1 > TITLE_GAP * first.height or len(cells(line)) != 1 or not is_title(line.cut):
+        return None
+    return line.cut.text
 
 
 def find_tables(rows: list[OcrRow], numeric: bool = True, text: bool = True) -> list[OcrTable]:
@@ -324,6 +355,9 @@ def _centre_in(row: OcrRow, box: pymupdf.Rect) -> bool:
 
 
 # -- form fields -----------------------------------------------------------------------------------
+Reread = Callable[[pymupdf.Rect], str]
+
+
 @dataclass
 class OcrField:
     label: str
@@ -340,9 +374,12 @@ def _cell_height(row: OcrRow, a: float, b: float) -> float:
     return text_height([w for w in row.words if a - 0.5 <= (w[0] + w[2]) / 2 <= b + 0.5])
 
 
-def form_fields(rows: list[OcrRow]) -> list[OcrField]:
+def form_fields(rows: list[OcrRow], reread: Reread | None = None, right: float = 0.0) -> list[OcrField]:
     """Labels with the values set larger under them or after them on their line (module doc); [] unless
-    the page holds ``MIN_FIELDS`` with distinct labels."""
+    the page holds ``MIN_FIELDS`` with distinct labels. On such a page, ``reread`` (the text the engine reads
+    in a region of the page, PDF points) is asked for what is written under a line of labels that has
+    room for a value below it but no line read there (a box whose writing the whole-page read lost);
+    ``right``: the right edge of the page's text (the last label's box reaches there)."""
     out: list[OcrField] = []
     used: set[int] = set()
     for k, row in enumerate(rows):
@@ -396,6 +433,31 @@ def form_fields(rows: list[OcrRow]) -> list[OcrField]:
         return []  # a few lines of a page of running text (an illustration's edge cutting lines short)
     if len(out) < MIN_FIELDS or len(set(names)) < 0.8 * len(names) or sum(bool(f.value) for f in out) < 2:
         return []
+    if reread is not None:
+        out += _reread_boxes(rows, used, reread, right)
+    return out
+
+
+def _reread_boxes(rows: list[OcrRow], used: set[int], reread: Reread, right: float) -> list[OcrField]:
+    """Fields of label lines with an empty-looking space under them, read again region by region (each
+    label's column, from under the label down to the next line): the whole-page read can lose a value
+    written in a box (the box's rules and the writing read as one garbled line, dropped as unsure)."""
+    out: list[OcrField] = []
+    for k, row in enumerate(rows):
+        cs = cells(row)
+        if row.index in used or not cs or len(cs) > MAX_REREAD or not all(_label(t) for _, _, t in cs):
+            continue
+        h = row.height
+        below = next((r for r in rows[k + 1 :] if r.y0 > row.y1 - 0.3 * h), None)
+        bottom = min(below.y0, row.y1 + REREAD_REACH * h) if below is not None else row.y1 + REREAD_REACH * h
+        if bottom - row.y1 < REREAD_ROOM * h:
+            continue  # the next line right under the labels: nothing written between
+        for j, (a, b, t) in enumerate(cs):
+            x1 = cs[j + 1][0] - h if j + 1 < len(cs) else max(right, b)
+            box = pymupdf.Rect(a - 0.5 * h, row.y1 + 0.1 * h, x1, bottom - 0.1 * h)
+            text = " ".join(w for w in reread(box).split() if w.strip("|[]"))  # a box's side left over
+            if text and len(text.split()) <= LABEL_WORDS * 2:
+                out.append(OcrField(t, text, pymupdf.Rect(a, row.y0, x1, bottom), [row]))
     return out
 
 
@@ -405,7 +467,9 @@ def name(label: str) -> str:
 
 
 # -- elements --------------------------------------------------------------------------------------
-def structured_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix) -> dict[int, list[Element]]:
+def structured_elements(
+    ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix, reread: Reread | None = None
+) -> dict[int, list[Element]]:
     """TABLE and FORM elements of a scanned page, keyed by the index (into ``lines``) of the first line
     each is made of; every line they use is a key (its list empty past the first), so that
     ``ocr_page.lines_to_elements`` leaves those lines out of the text and puts each element where its
@@ -429,7 +493,7 @@ def structured_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.
 
     tables = find_tables(rows, text=False)
     taken = {r.index for t in tables for r in t.rows}
-    fields = form_fields([r for r in rows if r.index not in taken])
+    fields = form_fields([r for r in rows if r.index not in taken], reread, max(r.x1 for r in rows))
     taken |= {r.index for f in fields for r in f.rows}
     tables += find_tables([r for r in rows if r.index not in taken], numeric=False)
     for t in tables:

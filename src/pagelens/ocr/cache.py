@@ -75,4 +75,5 @@ def _box(b: list[Any]) -> tuple[float, float, float, float]:
 
 def _decode(row: list[Any]) -> OcrLine:
     text, bbox, conf, block, words = row
-    return OcrLine(str(text), _box(bbox), float(conf), int(block), tuple(OcrWord(str(w[0]), _box(w[1]), float(w[2])) for w in words))
+    kept = tuple(OcrWord(str(w[0]), _box(w[1]), float(w[2])) for w in words)
+    return OcrLine(str(text), _box(bbox), float(conf), int(block), kept)
