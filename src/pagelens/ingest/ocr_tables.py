@@ -3,16 +3,18 @@
 ``ocr_page`` otherwise makes one text element per OCR paragraph, so a scanned table comes out as one
 run of words ("Donor Address Amount (£) Mrs. E. Throssell Upper Weald Farm 25.00 Mr. and ...") and a
 scanned form's labels and the values written under them as loose lines. Here each OCR line's words
-(``OcrLine.words``, in PDF points) are cut into cells at wide gaps, as ``table_segments`` cuts a text
-layer's lines, after dropping what a scanner's speckle reads as words (``clean_words``: ":", "©", "ae",
-"Se" between columns, a box's border read as "E" or "[2").
+(``OcrLine.words``, in PDF points) lose what a scanner's speckle reads as words (``clean_words``: ":",
+"©", "ae", "Se" between columns, a box's border read as "E" or "[2"); lines set side by side on one row
+of the page are joined (the engine reads a table's value column, or a form's second box, as a block of
+its own: ``ocr_rows``), and each row is cut into cells at wide gaps, as ``table_segments`` cuts a text
+layer's lines.
 
 * **tables**: the whitespace-table finder of born-digital pages (``table_whitespace``: rows of values in
-  columns) runs over the OCR lines; then rows of short text cells set apart by wide gaps (a list of names,
-  addresses and amounts, which has one column of values only) are read as a table when at least
-  ``MIN_ROWS`` consecutive lines line up in the same columns (``text_tables``). Running text never has
-  such gaps inside an OCR line (the engine reads each column of a page as its own lines), and cells of
-  more than ``MAX_CELL_WORDS`` words, or a median over ``MAX_MEDIAN_WORDS``, are no table.
+  columns) runs over the rows; then rows of short text cells set apart by wide gaps (a list of names,
+  addresses and amounts, which has one column of values only) are read as a table when consecutive rows
+  line up in the same columns (``text_tables``): ``MIN_ROWS`` data rows under the header filling two
+  columns or more, every column filled in ``MIN_COLUMN_CELLS`` rows, cells of at most ``MAX_CELL_WORDS``
+  words and a median of ``MAX_MEDIAN_WORDS`` (running text in columns joins into rows of long cells).
 * **form fields** (``form_fields``): a line of short labels ("1. Surname   2. Forenames") with a line of
   values set larger right under it (what was typed or written in the boxes) pairs each value with the
   label it starts under; a label followed on its line by a value set larger ("Permit issued no. 3068")
