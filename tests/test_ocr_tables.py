@@ -366,3 +366,12 @@ def test_a_text_tables_wrapped_cells_join_their_row_and_a_stray_column_is_no_tab
         (310, [(*name, "Miss Oddie"), (*addr, "Church Cottages")]),
     ])
     assert text_tables(stray) == []
+
+
+def test_a_list_without_a_header_keeps_its_first_row() -> None:
+    name, addr, amt = (100, 500), (900, 1300), (1800, 1950)
+    rows = ocr_rows([_line([(*name, n), (*addr, a), (*amt, v)], 100 + 70 * i) for i, (n, a, v) in enumerate([
+        ("Mrs. Throssell", "Upper Weald Farm", "25.00"), ("Capt. Rudge", "Haswell Grange", "150.00"),
+        ("Miss Oddie", "Church Cottages", "5.50"), ("Dr. Fairbairn", "The Surgery", "75.00")])], pymupdf.Matrix(1, 1))
+    (found,) = text_tables(rows)
+    assert found.found.header == [] and found.found.rows[0] == ["Mrs. Throssell", "Upper Weald Farm", "25.00"]

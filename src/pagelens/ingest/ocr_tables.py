@@ -39,7 +39,7 @@ from pagelens.ingest.context import PageContext
 from pagelens.ingest.table_cells import Grid, Word, detect_header
 from pagelens.ingest.table_header import is_title
 from pagelens.ingest.table_segments import Line, line_of
-from pagelens.ingest.table_values import is_value
+from pagelens.ingest.table_values import is_value, value_kind
 from pagelens.ingest.table_whitespace import FoundTable, find_whitespace_tables
 from pagelens.models import Element, ElementKind, FormFieldData, Provenance
 from pagelens.ocr.protocol import OcrLine
@@ -48,6 +48,7 @@ MIN_ROWS = 3  # rows under the header with two or more filled cells a text table
 TITLE_GAP = 2.5  # line heights between a table and the line above that names it, at most
 WRAP_PITCH = 0.8  # a line without a first cell closer than this share of the row pitch continues the row above
 MIN_COLUMN_CELLS = 2  # cells a text table's column holds at least
+VALUE_SHARE = 0.6  # share of a column's cells that are values, for a column of values
 MAX_CELL_WORDS = 6  # a cell of more words is running text
 MAX_MEDIAN_WORDS = 4  # median words per filled cell of a text table
 COLUMN_GAP = 1.5  # a gap this many line heights wide parts two cells of a text table or a form line
@@ -270,6 +271,9 @@ def _text_table(block: list[tuple[OcrRow, list[tuple[float, float, str]]]]) -> F
     if statistics.median(len(c.split()) for c in filled) > MAX_MEDIAN_WORDS:
         return None
     g = detect_header(Grid(cells=grid))
+    if g.header_rows and any(value_kind(c) is not None and _values_column([r[j] for r in g.body])
+                             for j, c in enumerate(grid[0])):
+        g.header_rows = 0  # a column of amounts is named by words, not by an amount: a list without a header
     if sum(1 for r in g.body if sum(bool(c) for c in r) >= 2) < MIN_ROWS:
         return None  # a table has rows of data under its header, several of them filling two columns
     last = grid[-1]
@@ -279,6 +283,12 @@ def _text_table(block: list[tuple[OcrRow, list[tuple[float, float, str]]]]) -> F
     used = [r for r, _ in block]
     bbox = pymupdf.Rect(min(r.x0 for r in used), min(r.y0 for r in used), max(r.x1 for r in used), max(r.y1 for r in used))
     return FoundTable(bbox=bbox, header=g.header, rows=g.body)
+
+
+def _values_column(cells: list[str]) -> bool:
+    """Most of a column's filled cells are values (amounts, numbers, a nil dash)."""
+    filled = [c for c in cells if c]
+    return bool(filled) and sum(value_kind(c) is not None for c in filled) >= VALUE_SHARE * len(filled)
 
 
 def text_tables(rows: list[OcrRow]) -> list[OcrTable]:
