@@ -375,3 +375,21 @@ def test_a_list_without_a_header_keeps_its_first_row() -> None:
         ("Miss Oddie", "Church Cottages", "5.50"), ("Dr. Fairbairn", "The Surgery", "75.00")])], pymupdf.Matrix(1, 1))
     (found,) = text_tables(rows)
     assert found.found.header == [] and found.found.rows[0] == ["Mrs. Throssell", "Upper Weald Farm", "25.00"]
+
+
+def test_lines_around_a_placed_table_in_one_block_stay_before_and_after_it(tmp_path: Path) -> None:
+    from pagelens.ingest.ocr_page import lines_to_elements
+    from pagelens.models import Element
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=595, height=842)
+    ctx = PageContext.build(page, doc_id="d" * 64, file_name="scan.pdf", settings=IngestSettings(ocr="tesseract"),
+                            images=ImageStore(tmp_path / "images"), ocr=None)
+    lines = [OcrLine(t, (100, 100 + 50 * i, 1500, 130 + 50 * i), 0.95, 3) for i, t in enumerate(
+        ["The following gave to the appeal in the year:", "Donor Address Amount", "Mrs. Throssell Upper Weald Farm 25.00",
+         "All gifts are acknowledged in the parish magazine."])]
+    table = Element(doc_id="d" * 64, page=1, order=0, kind=ElementKind.TEXT, text="(the table)", bbox=(20, 40, 400, 60))
+    els = lines_to_elements(ctx, lines, pymupdf.Matrix(0.24, 0.24), {1: [table], 2: []})
+    assert [e.text for e in els] == [
+        "The following gave to the appeal in the year:", "(the table)", "All gifts are acknowledged in the parish magazine."]
+    assert [e.order for e in els] == [0, 1, 2]

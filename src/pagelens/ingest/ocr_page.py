@@ -225,54 +225,64 @@ def lines_to_elements(
     """One element per OCR block, in the engine's reading order; headings and captions when evident.
 
     ``placed``: elements made of some of the lines (``ocr_tables.structured_elements``: index of a line in
-    ``lines`` → the elements to put where it was read); those lines are no block's text."""
+    ``lines`` → the elements to put where it was read); those lines are no block's text, and a block's lines
+    before and after them are elements of their own (an introduction over a table, a note under it)."""
     placed = placed or {}
-    blocks: dict[int, list[OcrLine]] = {}
-    made: dict[int, list[Element]] = {}  # elements put before the block of the same key
+    blocks: dict[int, list[OcrLine | list[Element]]] = {}
     for i, ln in enumerate(lines):
-        if i in placed:
-            if placed[i]:
-                made.setdefault(ln.block, []).extend(placed[i])
-                blocks.setdefault(ln.block, [])
-            continue
-        blocks.setdefault(ln.block, []).append(ln)
+        if i not in placed:
+            blocks.setdefault(ln.block, []).append(ln)
+        elif placed[i]:
+            blocks.setdefault(ln.block, []).append(placed[i])
     heights = [ln.bbox[3] - ln.bbox[1] for ln in lines if len(ln.text) > 20]
     body_h = statistics.median(heights) if heights else 0.0
-    clip = ctx.page.cropbox  # the unrotated page, whose coordinates elements use
     out: list[Element] = []
-    engine = ctx.ocr.name if ctx.ocr is not None else "ocr"
-    for key, blk in blocks.items():
-        for el in made.get(key, []):
-            el.order = len(out)
-            out.append(el)
-        text = join_lines([ln.text for ln in blk])
-        if not text:
-            continue
-        px = pymupdf.Rect(
-            min(ln.bbox[0] for ln in blk), min(ln.bbox[1] for ln in blk),
-            max(ln.bbox[2] for ln in blk), max(ln.bbox[3] for ln in blk),
-        )
-        rect = (px * to_pdf) & pymupdf.Rect(0, 0, clip.width, clip.height)
-        if rect.is_empty:
-            continue
-        kind, level = classify_block(blk, text, body_h)
-        band = running_band(ctx, blk, rect)
-        if band is not None:
-            kind, level = band, None
-        conf = sum(ln.confidence for ln in blk) / len(blk)
-        attrs: dict[str, object] = {"ocr_confidence": round(conf, 3)}
-        if rect.y1 <= BAND * clip.height:  # where a running header/footer would be (furniture.mark_ocr_running)
-            attrs["band"] = "top"
-        elif rect.y0 >= (1 - BAND) * clip.height:
-            attrs["band"] = "bottom"
-        out.append(
-            Element(
-                doc_id=ctx.doc_id, page=ctx.page_no, order=len(out), kind=kind, level=level, text=text,
-                bbox=(rect.x0, rect.y0, rect.x1, rect.y1), provenance=Provenance.OCR, parser=engine,
-                attrs=attrs,
-            )
-        )
+    for items in blocks.values():
+        run: list[OcrLine] = []
+        for item in [*items, []]:
+            if isinstance(item, OcrLine):
+                run.append(item)
+                continue
+            if run:
+                el = _block_element(ctx, run, to_pdf, body_h)
+                if el is not None:
+                    el.order = len(out)
+                    out.append(el)
+                run = []
+            for el in item:
+                el.order = len(out)
+                out.append(el)
     return out
+
+
+def _block_element(ctx: PageContext, blk: list[OcrLine], to_pdf: pymupdf.Matrix, body_h: float) -> Element | None:
+    """The TEXT / HEADING / CAPTION / running header or footer element of one OCR block's lines."""
+    clip = ctx.page.cropbox  # the unrotated page, whose coordinates elements use
+    engine = ctx.ocr.name if ctx.ocr is not None else "ocr"
+    text = join_lines([ln.text for ln in blk])
+    if not text:
+        return None
+    px = pymupdf.Rect(
+        min(ln.bbox[0] for ln in blk), min(ln.bbox[1] for ln in blk),
+        max(ln.bbox[2] for ln in blk), max(ln.bbox[3] for ln in blk),
+    )
+    rect = (px * to_pdf) & pymupdf.Rect(0, 0, clip.width, clip.height)
+    if rect.is_empty:
+        return None
+    kind, level = classify_block(blk, text, body_h)
+    band = running_band(ctx, blk, rect)
+    if band is not None:
+        kind, level = band, None
+    conf = sum(ln.confidence for ln in blk) / len(blk)
+    attrs: dict[str, object] = {"ocr_confidence": round(conf, 3)}
+    if rect.y1 <= BAND * clip.height:  # where a running header/footer would be (furniture.mark_ocr_running)
+        attrs["band"] = "top"
+    elif rect.y0 >= (1 - BAND) * clip.height:
+        attrs["band"] = "bottom"
+    return Element(
+        doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=kind, level=level, text=text,
+        bbox=(rect.x0, rect.y0, rect.x1, rect.y1), provenance=Provenance.OCR, parser=engine, attrs=attrs,
+    )
 
 
 RUNNING_SIMILARITY = 0.9
