@@ -124,11 +124,12 @@ def columns_page() -> pymupdf.Document:
     return doc
 
 
-def read(doc: pymupdf.Document, tmp_path: Path):
+def read(doc: pymupdf.Document, tmp_path: Path, text_tables: bool = True):
     from pagelens.ocr.tesseract import TesseractOcrEngine
 
     ctx = PageContext.build(
-        doc[0], doc_id="d" * 64, file_name="scan.pdf", settings=IngestSettings(ocr="tesseract"),
+        doc[0], doc_id="d" * 64, file_name="scan.pdf",
+        settings=IngestSettings(ocr="tesseract", ocr_text_tables=text_tables),
         images=ImageStore(tmp_path / "images"), ocr=TesseractOcrEngine(),
     )
     return ocr_page(ctx)
@@ -241,6 +242,13 @@ def test_a_scanned_table_without_rules_is_a_table_with_its_header_and_rows(tmp_p
     assert any("twelve hundred pounds" in e.text for e in texts)
     kinds = [e.kind for e in els]
     assert kinds.index(ElementKind.TABLE) == 1 and [e.order for e in els] == list(range(len(els)))
+
+
+@requires_tesseract
+def test_text_tables_are_read_only_when_asked(tmp_path: Path) -> None:
+    els = read(scanned(donations_page()), tmp_path, text_tables=False)
+    assert not [e for e in els if e.kind == ElementKind.TABLE]
+    assert any("Rudge" in e.text for e in els) and any("150.00" in e.text for e in els)  # the rows stay text
 
 
 @requires_tesseract

@@ -507,7 +507,8 @@ def structured_elements(
     taken = {r.index for t in tables for r in t.rows}
     fields = form_fields([r for r in rows if r.index not in taken], reread, max(r.x1 for r in rows))
     taken |= {r.index for f in fields for r in f.rows}
-    tables += find_tables([r for r in rows if r.index not in taken], numeric=False)
+    if ctx.settings.ocr_text_tables:
+        tables += find_tables([r for r in rows if r.index not in taken], numeric=False)
     for t in tables:
         f = t.found
         grid = Grid(cells=([f.header] if f.header else []) + f.rows, header_rows=1 if f.header else 0)
