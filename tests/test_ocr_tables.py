@@ -11,7 +11,9 @@ import pytest
 
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.ocr_page import ocr_page
-from pagelens.ingest.ocr_tables import clean_words, form_fields, ocr_rows, text_tables
+from pagelens.ingest.ocr_forms import form_fields
+from pagelens.ingest.ocr_rows import clean_words, ocr_rows
+from pagelens.ingest.ocr_tables import text_tables
 from pagelens.models import ElementKind, Provenance
 from pagelens.ocr.cache import CachedOcrEngine
 from pagelens.ocr.protocol import OcrLine, OcrWord
