@@ -10,7 +10,7 @@ import pymupdf
 import pytest
 
 from pagelens.answer import kinds
-from pagelens.answer import text as tx
+from pagelens.answer import spellings
 from pagelens.answer.focus import conditions_found
 from index_support import ingested_app
 
@@ -54,10 +54,10 @@ def test_an_acronym_states_the_phrase_it_stands_for(app):
 
 
 def test_spelled_acronyms():
-    assert tx.spelled_acronyms("What mean absolute error did it get?", "MAE (s): 97") == ["mean absolute error"]
-    assert tx.spelled_acronyms("the return on investment?", "ROI 12%") == ["return on investment"]
-    assert tx.spelled_acronyms("What is the GDP of France?", "GDP 2.7") == []  # the question says the acronym itself
-    assert tx.spelled_acronyms("mean absolute error", "no capitals here") == []
+    assert spellings.spelled_acronyms("What mean absolute error did it get?", "MAE (s): 97") == ["mean absolute error"]
+    assert spellings.spelled_acronyms("the return on investment?", "ROI 12%") == ["return on investment"]
+    assert spellings.spelled_acronyms("What is the GDP of France?", "GDP 2.7") == []  # the question says the acronym itself
+    assert spellings.spelled_acronyms("mean absolute error", "no capitals here") == []
 
 
 def test_a_venue_is_a_place():

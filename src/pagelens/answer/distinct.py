@@ -72,7 +72,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pagelens.answer import kinds
+from pagelens.answer import kinds, spellings
 from pagelens.answer import text as tx
 from pagelens.answer.focus import TYPE_WORDS, Focus
 
@@ -295,7 +295,7 @@ def _plain(text: str) -> str:
     "Corporation"; a prefix without its period does not.)"""
     text = _GREEK_RE.sub(lambda m: _GREEK[m.group(0)], text)  # "β2" is written "beta2" in a question
     text = _MONTH_ABBR.sub(lambda m: _MONTHS[m.group(1)[:3].lower()], text)  # "Mar. 29" states "March"
-    text = tx.spell_states(text)  # "Oakland, CA 94612" states "California"
+    text = spellings.spell_states(text)  # "Oakland, CA 94612" states "California"
     text = _CAMEL.sub(lambda m: f"{m.group(0)} {_CAMEL_CUT.sub(' ', m.group(0))}", text)
     return _FOOTNOTE.sub(r"\1 \1\2", re.sub(r"['’]s\b", "", text).replace("’", "'"))
 

@@ -52,6 +52,7 @@ from pagelens.answer import distinct as ds
 from pagelens.answer import fields as fl
 from pagelens.answer.focus import VALUE_KINDS, anchor_names, best_attachment, focus_idf, focus_of
 from pagelens.answer import kinds
+from pagelens.answer import spellings
 from pagelens.answer import support as sp
 from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.answer.render import asked_column, render
@@ -139,7 +140,7 @@ class ExtractiveAnswerer:
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         asked_terms = [t for t in focus.terms if t in span_terms]  # the asked thing's words ("reporting agencies")
         for c in cands:
-            if spelled := tx.spelled_acronyms(question, c.match_text):  # "MAE (s): 97" states the "mean absolute error"
+            if spelled := spellings.spelled_acronyms(question, c.match_text):  # "MAE (s): 97" states the "mean absolute error"
                 c.match_text = f"{c.match_text} ({'; '.join(spelled)})"
             if fl.unasked_property(c, q_terms):
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds

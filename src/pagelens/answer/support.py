@@ -38,7 +38,7 @@ import math
 import re
 from collections.abc import Sequence, Set
 
-from pagelens.answer import kinds
+from pagelens.answer import kinds, spellings
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import Candidate
 from pagelens.models import SearchHit
@@ -222,7 +222,7 @@ def neighbourhood(hit: SearchHit) -> set[str]:
     whose cover reports that year is said by the whole filing, not only by its cover page)."""
     chunks = hit.all_chunks()
     text = " ".join([c.text for c in chunks] + [" ".join([*c.section, c.doc_name]) for c in chunks] + hit.doc_terms)
-    return set(tx.content_terms(tx.spell_states(text)))
+    return set(tx.content_terms(spellings.spell_states(text)))
 
 
 def agreement(hit: SearchHit) -> float:
@@ -324,7 +324,7 @@ def answer_support(
     mentions "October" does not answer a question about October. A bare year is also found on the other
     retrieved pages of the answer's document (``dates_found``)."""
     near = neighbourhood(hits[best.source])
-    near |= set(tx.content_terms(" ".join(tx.spelled_acronyms(question, " ".join(c.text for c in hits[best.source].all_chunks())))))
+    near |= set(tx.content_terms(" ".join(spellings.spelled_acronyms(question, " ".join(c.text for c in hits[best.source].all_chunks())))))
     doc = hits[best.source].chunk.doc_name
     if best.kind == "field" and best.source_kind == "form":
         # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.

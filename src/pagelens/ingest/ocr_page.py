@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 import pymupdf
 
 from pagelens.errors import PageError, PagelensError
-from pagelens.ingest import figure_passes
+from pagelens.ingest import figure_passes, ocr_tables
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.furniture import BAND, normalize
 from pagelens.ingest.text_quality import SPACED_FRACTION, TextQuality, text_quality
@@ -136,7 +136,52 @@ def ocr_page(ctx: PageContext) -> list[Element]:
             pix, lines = _read_page(ctx, larger)
     # Pixels → unrotated PDF points (the coordinates every other parser reports).
     to_pdf = pymupdf.Matrix(page.rect.width / pix.width, page.rect.height / pix.height) * page.derotation_matrix
-    return lines_to_elements(ctx, [ln for ln in lines if keep_line(ln)], to_pdf)
+    kept = [ln for ln in lines if keep_line(ln)]
+    # Tables and form fields read from the words' boxes (``ocr_tables``) take the place of their lines.
+    return lines_to_elements(ctx, kept, to_pdf, ocr_tables.structured_elements(ctx, kept, to_pdf, _reader(ctx, pix, to_pdf)))
+
+
+REREAD_CONFIDENCE = 0.6  # a region read again keeps lines read at least this surely
+
+
+def _reader(ctx: PageContext, pix: pymupdf.Pixmap, to_pdf: pymupdf.Matrix):
+    """Reads the text in a region (PDF points) of the page image ``pix`` again on its own, with the
+    rules crossing it (a box's sides) whitened first: ``ocr_tables`` asks it for a form's box whose
+    writing the whole-page read lost. Returns the confident text ('' when none)."""
+    import numpy as np
+    from PIL import Image
+
+    def read(rect: pymupdf.Rect) -> str:
+        if ctx.ocr is None or pix.n != 1 or pix.alpha:
+            return ""
+        r = (pymupdf.Rect(rect) * ~to_pdf).irect & pymupdf.IRect(0, 0, pix.width, pix.height)
+        if r.is_empty or r.width < 8 or r.height < 8:
+            return ""
+        arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.stride)[r.y0 : r.y1, r.x0 : r.x1].copy()
+        _strip_rules(arr, arr.shape[0])  # the box's top and bottom: dark runs longer than the region is high
+        _strip_rules(arr.T, int(0.6 * arr.shape[0]))  # its sides
+        buf = io.BytesIO()
+        Image.fromarray(arr, "L").save(buf, format="PNG", compress_level=0)
+        try:
+            lines = ctx.ocr.recognize(buf.getvalue())
+        except PagelensError:
+            return ""
+        return " ".join(ln.text for ln in lines if ln.confidence >= REREAD_CONFIDENCE and keep_line(ln)).strip()
+
+    return read
+
+
+def _strip_rules(arr, min_run: int) -> None:
+    """Whiten, row by row of ``arr`` (a gray image, or its transpose), runs of dark pixels at least
+    ``min_run`` long: rules, not strokes of letters (a slightly turned rule still runs long on each row)."""
+    import numpy as np
+
+    dark = arr < 180  # a rule's grey, anti-aliased edge too
+    for i in np.flatnonzero(dark.sum(axis=1) >= min_run):
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], dark[i].view(np.int8), [0]))))
+        for s, e in zip(edges[::2], edges[1::2]):
+            if e - s >= min_run:
+                arr[max(i - 1, 0) : i + 2, s:e] = 255  # with the rows either side, its blur
 
 
 def _read_page(ctx: PageContext, zoom: float) -> tuple[pymupdf.Pixmap, list[OcrLine]]:
@@ -174,45 +219,70 @@ def keep_line(line: OcrLine) -> bool:
     return alnum > 3 or line.confidence >= SHORT_LINE_CONFIDENCE
 
 
-def lines_to_elements(ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix) -> list[Element]:
-    """One element per OCR block, in the engine's reading order; headings and captions when evident."""
-    blocks: dict[int, list[OcrLine]] = {}
-    for ln in lines:
-        blocks.setdefault(ln.block, []).append(ln)
+def lines_to_elements(
+    ctx: PageContext, lines: list[OcrLine], to_pdf: pymupdf.Matrix, placed: dict[int, list[Element]] | None = None
+) -> list[Element]:
+    """One element per OCR block, in the engine's reading order; headings and captions when evident.
+
+    ``placed``: elements made of some of the lines (``ocr_tables.structured_elements``: index of a line in
+    ``lines`` → the elements to put where it was read); those lines are no block's text, and a block's lines
+    before and after them are elements of their own (an introduction over a table, a note under it)."""
+    placed = placed or {}
+    blocks: dict[int, list[OcrLine | list[Element]]] = {}
+    for i, ln in enumerate(lines):
+        if i not in placed:
+            blocks.setdefault(ln.block, []).append(ln)
+        elif placed[i]:
+            blocks.setdefault(ln.block, []).append(placed[i])
     heights = [ln.bbox[3] - ln.bbox[1] for ln in lines if len(ln.text) > 20]
     body_h = statistics.median(heights) if heights else 0.0
-    clip = ctx.page.cropbox  # the unrotated page, whose coordinates elements use
     out: list[Element] = []
-    engine = ctx.ocr.name if ctx.ocr is not None else "ocr"
-    for blk in blocks.values():
-        text = join_lines([ln.text for ln in blk])
-        if not text:
-            continue
-        px = pymupdf.Rect(
-            min(ln.bbox[0] for ln in blk), min(ln.bbox[1] for ln in blk),
-            max(ln.bbox[2] for ln in blk), max(ln.bbox[3] for ln in blk),
-        )
-        rect = (px * to_pdf) & pymupdf.Rect(0, 0, clip.width, clip.height)
-        if rect.is_empty:
-            continue
-        kind, level = classify_block(blk, text, body_h)
-        band = running_band(ctx, blk, rect)
-        if band is not None:
-            kind, level = band, None
-        conf = sum(ln.confidence for ln in blk) / len(blk)
-        attrs: dict[str, object] = {"ocr_confidence": round(conf, 3)}
-        if rect.y1 <= BAND * clip.height:  # where a running header/footer would be (furniture.mark_ocr_running)
-            attrs["band"] = "top"
-        elif rect.y0 >= (1 - BAND) * clip.height:
-            attrs["band"] = "bottom"
-        out.append(
-            Element(
-                doc_id=ctx.doc_id, page=ctx.page_no, order=len(out), kind=kind, level=level, text=text,
-                bbox=(rect.x0, rect.y0, rect.x1, rect.y1), provenance=Provenance.OCR, parser=engine,
-                attrs=attrs,
-            )
-        )
+    for items in blocks.values():
+        run: list[OcrLine] = []
+        for item in [*items, []]:
+            if isinstance(item, OcrLine):
+                run.append(item)
+                continue
+            if run:
+                el = _block_element(ctx, run, to_pdf, body_h)
+                if el is not None:
+                    el.order = len(out)
+                    out.append(el)
+                run = []
+            for el in item:
+                el.order = len(out)
+                out.append(el)
     return out
+
+
+def _block_element(ctx: PageContext, blk: list[OcrLine], to_pdf: pymupdf.Matrix, body_h: float) -> Element | None:
+    """The TEXT / HEADING / CAPTION / running header or footer element of one OCR block's lines."""
+    clip = ctx.page.cropbox  # the unrotated page, whose coordinates elements use
+    engine = ctx.ocr.name if ctx.ocr is not None else "ocr"
+    text = join_lines([ln.text for ln in blk])
+    if not text:
+        return None
+    px = pymupdf.Rect(
+        min(ln.bbox[0] for ln in blk), min(ln.bbox[1] for ln in blk),
+        max(ln.bbox[2] for ln in blk), max(ln.bbox[3] for ln in blk),
+    )
+    rect = (px * to_pdf) & pymupdf.Rect(0, 0, clip.width, clip.height)
+    if rect.is_empty:
+        return None
+    kind, level = classify_block(blk, text, body_h)
+    band = running_band(ctx, blk, rect)
+    if band is not None:
+        kind, level = band, None
+    conf = sum(ln.confidence for ln in blk) / len(blk)
+    attrs: dict[str, object] = {"ocr_confidence": round(conf, 3)}
+    if rect.y1 <= BAND * clip.height:  # where a running header/footer would be (furniture.mark_ocr_running)
+        attrs["band"] = "top"
+    elif rect.y0 >= (1 - BAND) * clip.height:
+        attrs["band"] = "bottom"
+    return Element(
+        doc_id=ctx.doc_id, page=ctx.page_no, order=0, kind=kind, level=level, text=text,
+        bbox=(rect.x0, rect.y0, rect.x1, rect.y1), provenance=Provenance.OCR, parser=engine, attrs=attrs,
+    )
 
 
 RUNNING_SIMILARITY = 0.9

@@ -169,10 +169,16 @@ def page_lines(words: list[Word]) -> list[Line]:
     """
     out: list[Line] = []
     for line in group_lines(words, tolerance=0.45):
-        h = sorted(w[3] - w[1] for w in line)[len(line) // 2]
-        gap = max(3.5, 0.5 * h)
-        parts = _join_pieces(_split(line, gap))
-        segs = [segment(p) for p in parts if not _leaders_only(" ".join(w[4] for w in p))]
-        if segs:
-            out.append(Line(line, segs))
+        cut = line_of(line)
+        if cut is not None:
+            out.append(cut)
     return out
+
+
+def line_of(line: list[Word]) -> Line | None:
+    """One visual line's words (left to right) cut into segments; None when only leader dots are left."""
+    h = sorted(w[3] - w[1] for w in line)[len(line) // 2]
+    gap = max(3.5, 0.5 * h)
+    parts = _join_pieces(_split(line, gap))
+    segs = [segment(p) for p in parts if not _leaders_only(" ".join(w[4] for w in p))]
+    return Line(line, segs) if segs else None

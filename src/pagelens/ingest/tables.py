@@ -353,13 +353,14 @@ def _take_band(kept: tuple[Grid, _Candidate], whitespace: Grid, cand: _Candidate
 
 
 # -- elements --------------------------------------------------------------------------------------
-def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None) -> Element:
+def _element(ctx: PageContext, grid: Grid, cand: _Candidate, caption: str | None, words: list[tuple] | None = None) -> Element:
+    """The TABLE element of ``grid``; ``words``: the page's words (``ctx.words`` unless given: a scan's OCR words)."""
     header, rows = grid.header, grid.body
     caption = caption or cand.title
     if cand.scale and cand.scale not in " ".join([caption or "", *header]).lower():
         caption = f"{caption} ({cand.scale})" if caption else f"({cand.scale})"
     markdown = to_markdown(header, rows)
-    indents, gaps = label_positions(ctx.words, tuple(cand.bbox), rows)
+    indents, gaps = label_positions(ctx.words if words is None else words, tuple(cand.bbox), rows)
     sections = row_sections(rows, indents, gaps)
     data = TableData(
         markdown=markdown, html=to_html(header, rows, caption), header=header, rows=rows,

@@ -2,6 +2,8 @@
 
 Re-ingesting a changed PDF, or one whose pages render to the same images, reuses earlier OCR: the
 key is sha256(PNG) + the engine's ``cache_id`` (engine, version, languages) + the segmentation mode.
+Each line is stored with its words (text, box, confidence); a line stored before words were kept (four
+fields) makes the entry stale, and the image is read again.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from pagelens.ocr.protocol import OcrEngine, OcrLine
+from pagelens.ocr.protocol import OcrEngine, OcrLine, OcrWord
 
 NAMESPACE = "ocr"
 
@@ -54,15 +56,24 @@ class CachedOcrEngine:
     def recognize(self, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
         key = self.key(png, sparse)
         cached = self.catalog.cache_get(NAMESPACE, key)
-        if cached is not None:
+        if cached is not None and all(len(row) == 5 for row in cached):
             self.hits += 1
             return [_decode(row) for row in cached]
         self.misses += 1
         lines = recognize(self.engine, png, sparse=sparse)
-        self.catalog.cache_put(NAMESPACE, key, [[ln.text, list(ln.bbox), ln.confidence, ln.block] for ln in lines])
+        self.catalog.cache_put(NAMESPACE, key, [_encode(ln) for ln in lines])
         return lines
 
 
+def _encode(ln: OcrLine) -> list[Any]:
+    return [ln.text, list(ln.bbox), ln.confidence, ln.block, [[w.text, list(w.bbox), w.confidence] for w in ln.words]]
+
+
+def _box(b: list[Any]) -> tuple[float, float, float, float]:
+    return (float(b[0]), float(b[1]), float(b[2]), float(b[3]))
+
+
 def _decode(row: list[Any]) -> OcrLine:
-    text, bbox, conf, block = row
-    return OcrLine(str(text), (float(bbox[0]), float(bbox[1]), float(bbox[2]), float(bbox[3])), float(conf), int(block))
+    text, bbox, conf, block, words = row
+    kept = tuple(OcrWord(str(w[0]), _box(w[1]), float(w[2])) for w in words)
+    return OcrLine(str(text), _box(bbox), float(conf), int(block), kept)

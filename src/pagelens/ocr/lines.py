@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pagelens.ocr.protocol import OcrLine
+from pagelens.ocr.protocol import OcrLine, OcrWord
 
 Quad = Sequence[Sequence[float]]
+Merged = tuple[tuple[float, float, float, float], str, float, tuple[OcrWord, ...]]
+"""A line of runs: its box, text, mean confidence and the runs as words."""
 
 
 def quad_to_box(points: Quad) -> tuple[float, float, float, float]:
@@ -33,7 +35,7 @@ def group_runs(runs: Iterable[tuple[Quad, str, float]]) -> list[OcrLine]:
                 break
         else:
             lines.append([it])
-    merged = []
+    merged: list[Merged] = []
     for line in lines:
         line.sort(key=lambda it: it[0][0])
         box = (
@@ -42,7 +44,7 @@ def group_runs(runs: Iterable[tuple[Quad, str, float]]) -> list[OcrLine]:
         )
         text = " ".join(b[1] for b in line)
         conf = sum(b[2] for b in line) / len(line)
-        merged.append((box, text, conf))
+        merged.append((box, text, conf, tuple(OcrWord(b[1], b[0], round(b[2], 3)) for b in line)))
     return _blocks(merged)
 
 
@@ -55,9 +57,9 @@ def _same_line(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
     return gap < 1.5 * max(ha, hb)
 
 
-def _blocks(lines: list[tuple[tuple[float, float, float, float], str, float]]) -> list[OcrLine]:
+def _blocks(lines: list[Merged]) -> list[OcrLine]:
     lines.sort(key=lambda it: (it[0][1], it[0][0]))
-    blocks: list[list[tuple[tuple[float, float, float, float], str, float]]] = []
+    blocks: list[list[Merged]] = []
     for ln in lines:
         box = ln[0]
         h = box[3] - box[1]
@@ -73,12 +75,12 @@ def _blocks(lines: list[tuple[tuple[float, float, float, float], str, float]]) -
     blocks.sort(key=_block_order_key(blocks))
     out: list[OcrLine] = []
     for i, blk in enumerate(blocks):
-        for box, text, conf in blk:
-            out.append(OcrLine(text, box, round(conf, 3), i))
+        for box, text, conf, words in blk:
+            out.append(OcrLine(text, box, round(conf, 3), i, words))
     return out
 
 
-def _block_order_key(blocks: list[list[tuple[tuple[float, float, float, float], str, float]]]):
+def _block_order_key(blocks: list[list[Merged]]):
     """Column-aware order: a block belongs to the column band its left edge starts in."""
     if not blocks:
         return lambda blk: 0
@@ -90,7 +92,7 @@ def _block_order_key(blocks: list[list[tuple[tuple[float, float, float, float], 
         if x - starts[-1] > right / 5:
             starts.append(x)
 
-    def key(blk: list[tuple[tuple[float, float, float, float], str, float]]) -> tuple[int, float]:
+    def key(blk: list[Merged]) -> tuple[int, float]:
         x0 = blk[0][0][0]
         width = max(ln[0][2] for ln in blk) - x0
         col = max(i for i, s in enumerate(starts) if s <= x0 + 1e-6)

@@ -7,13 +7,26 @@ from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
+class OcrWord:
+    """One recognised word of a line; bbox in the image's pixel coordinates, confidence 0..1."""
+
+    text: str
+    bbox: tuple[float, float, float, float]
+    confidence: float = 1.0
+
+
+@dataclass(frozen=True)
 class OcrLine:
-    """A block/line of recognised text; bbox in the image's pixel coordinates."""
+    """A block/line of recognised text; bbox in the image's pixel coordinates.
+
+    ``words``: the line's words with their own boxes, left to right, where the engine gives them
+    (Tesseract does; the columns of a scanned table or form are the gaps between them). Empty when not."""
 
     text: str
     bbox: tuple[float, float, float, float]
     confidence: float = 1.0
     block: int = 0
+    words: tuple[OcrWord, ...] = ()
 
 
 @runtime_checkable

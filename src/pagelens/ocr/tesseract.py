@@ -14,7 +14,7 @@ import subprocess
 from functools import lru_cache
 
 from pagelens.errors import ComponentUnavailable, PagelensError
-from pagelens.ocr.protocol import OcrLine
+from pagelens.ocr.protocol import OcrLine, OcrWord
 
 INSTALL_HINT = "apt-get install tesseract-ocr tesseract-ocr-eng, or brew install tesseract"
 
@@ -71,11 +71,13 @@ class TesseractOcrEngine:
 
 
 def parse_tsv(tsv: str) -> list[OcrLine]:
-    """Group Tesseract's word rows (level 5) into lines; confidence is the mean word confidence (0..1)."""
+    """Group Tesseract's word rows (level 5) into lines; confidence is the mean word confidence (0..1).
+    Each line keeps its words with their boxes and confidences (``OcrLine.words``)."""
     lines: list[OcrLine] = []
     paragraphs: dict[tuple[int, int, int], int] = {}
     cur_key: tuple[int, int, int, int] | None = None
     words: list[str] = []
+    boxes: list[OcrWord] = []
     confs: list[float] = []
     box = [0.0, 0.0, 0.0, 0.0]
 
@@ -83,7 +85,7 @@ def parse_tsv(tsv: str) -> list[OcrLine]:
         if cur_key is not None and words:
             para = paragraphs.setdefault(cur_key[:3], len(paragraphs))
             conf = sum(confs) / len(confs) / 100.0 if confs else 0.0
-            lines.append(OcrLine(" ".join(words), (box[0], box[1], box[2], box[3]), round(conf, 3), para))
+            lines.append(OcrLine(" ".join(words), (box[0], box[1], box[2], box[3]), round(conf, 3), para, tuple(boxes)))
 
     for row in tsv.splitlines()[1:]:
         cols = row.split("\t")
@@ -97,10 +99,11 @@ def parse_tsv(tsv: str) -> list[OcrLine]:
         key = (page, block, par, line)
         if key != cur_key:
             flush()
-            cur_key, words, confs = key, [], []
+            cur_key, words, boxes, confs = key, [], [], []
             box = [left, top, left + width, top + height]
         words.append(text)
         conf = float(cols[10])
+        boxes.append(OcrWord(text, (left, top, left + width, top + height), round(max(conf, 0.0) / 100.0, 3)))
         if conf >= 0:
             confs.append(conf)
         box = [min(box[0], left), min(box[1], top), max(box[2], left + width), max(box[3], top + height)]
