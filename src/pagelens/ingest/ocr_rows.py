@@ -39,21 +39,22 @@ class OcrRow:
     cut: Line
     lines: tuple[int, ...] = ()  # every OCR line joined into this row
 
+    # The row's box is its cut line's (``line_of`` keeps the same words).
     @property
     def y0(self) -> float:
-        return min(w[1] for w in self.words)
+        return self.cut.y0
 
     @property
     def y1(self) -> float:
-        return max(w[3] for w in self.words)
+        return self.cut.y1
 
     @property
     def x0(self) -> float:
-        return min(w[0] for w in self.words)
+        return self.cut.x0
 
     @property
     def x1(self) -> float:
-        return max(w[2] for w in self.words)
+        return self.cut.x1
 
     @property
     def height(self) -> float:
