@@ -6,8 +6,11 @@ figure ("Fig. 4"), a table's row or column or an extreme ("lowest", ``MIN_Q`` / 
 form of its own (an e-mail address, a web address, a phone number) or a thing's type of ``kinds`` (money,
 an address, a place, a role). ``Cues.adjust`` gives one candidate its additive bonus (the question's numbers
 in it, a field or row label the question names, the asked figure) and its multiplicative factor (no new
-number for a numeric question, no date for a "when", a blank asked cell, only other quarters or
-designators than the question's), which ``extractive`` scores it with.
+number for a numeric question, no date for a "when", a blank asked cell, only other quarters,
+designators, contrasting words or names of the asked kind than the question's), which ``extractive`` scores
+it with. How a page answers a question about itself is read too: a byline for "who wrote", the name under
+a letter's close for "who signed", a name made with the asked noun for "in which *journal*", the asked
+statistic stated with a number ("averaged 23 per cent"), the asked extreme said in a sentence.
 """
 
 from __future__ import annotations
@@ -77,8 +80,10 @@ _VALEDICTION = re.compile(r"\b(yours\s+(faithfully|sincerely|truly)|sincerely(\s
                           r"respectfully(\s+yours)?)\s*,", re.I)
 """The close of a letter, before its signature: who signed it is named after it."""
 _BYLINE_WORDS = 25  # words of a byline with its affiliation ("A. Lindqvist and R. Pemberton Department of Zoology, ...")
-_INSTANCE_Q = re.compile(r"\b(?:in|at|by|from|on|to|for|of)?\s*(?:which|what)\s+([a-z]{4,})(?=\s+(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|in|on|at|for|to|from|by)\b|\s*\?)",
-                         re.I)
+_INSTANCE_Q = re.compile(
+    r"\b(?:in|at|by|from|on|to|for|of)?\s*(?:which|what)\s+([a-z]{4,})"
+    r"(?=\s+(?:is|are|was|were|do|does|did|has|have|had|will|would|can|could|should|in|on|at|for|to|from|by)\b|\s*\?)",
+    re.I)
 """"In which *journal* was ...", "which *university* did ...", "what *company* is ...": the asked thing in one noun
 (a verb or a preposition follows), whose instance is a name that holds it ("Journal of Freshwater Ecology",
 "University of Aberdeen", "Acme Company")."""
