@@ -128,24 +128,12 @@ def _vertical(labels: list[tuple[pymupdf.Rect, str]], values: list[tuple[pymupdf
         cats = sorted(rows[y], key=lambda rt: rt[0].x0)
         if len(cats) < MIN_CATEGORIES:
             continue
-        mids = [(r.x0 + r.x1) / 2 for r, _ in cats]
-        gaps = [b - a for a, b in zip(mids, mids[1:])]
-        if min(gaps) <= 0:
-            continue
-        half = min(gaps) / 2
         above = [(r, t) for r, t in values if r.y1 < y - 1 and not any(r == c for c, _ in cats)]
         ticks = _ticks(above)
-        found: dict[int, list[str]] = {}
-        for r, t in above:
-            if id(r) in ticks:
-                continue
-            mid = (r.x0 + r.x1) / 2
-            i = min(range(len(mids)), key=lambda k: abs(mids[k] - mid))
-            if abs(mids[i] - mid) <= half:
-                found.setdefault(i, []).append((r.y0, t.strip()))  # type: ignore[arg-type]
-        if len(found) < 2:
-            continue
-        return [f"{cats[i][1].strip()}: {', '.join(t for _, t in sorted(found[i]))}" for i in sorted(found)]
+        paired = _pair(cats, [(r.x0 + r.x1) / 2 for r, _ in cats],
+                       [((r.x0 + r.x1) / 2, r.y0, t.strip()) for r, t in above if id(r) not in ticks])
+        if paired:
+            return paired
     return []
 
 
@@ -163,23 +151,29 @@ def _horizontal(labels: list[tuple[pymupdf.Rect, str]], values: list[tuple[pymup
         cats = sorted(columns[x], key=lambda rt: rt[0].y0)
         if len(cats) < MIN_CATEGORIES:
             continue
-        mids = [(r.y0 + r.y1) / 2 for r, _ in cats]
-        gaps = [b - a for a, b in zip(mids, mids[1:])]
-        if min(gaps) <= 0:
-            continue
-        half = min(gaps) / 2
-        found: dict[int, list[tuple[float, str]]] = {}
-        for r, t in values:
-            if id(r) in ticks or r.x0 < x - 1:
-                continue
-            mid = (r.y0 + r.y1) / 2
-            i = min(range(len(mids)), key=lambda k: abs(mids[k] - mid))
-            if abs(mids[i] - mid) <= half:
-                found.setdefault(i, []).append((r.x0, t.strip()))
-        if len(found) < 2:
-            continue
-        return [f"{cats[i][1].strip()}: {', '.join(t for _, t in sorted(found[i]))}" for i in sorted(found)]
+        paired = _pair(cats, [(r.y0 + r.y1) / 2 for r, _ in cats],
+                       [((r.y0 + r.y1) / 2, r.x0, t.strip()) for r, t in values if id(r) not in ticks and r.x0 >= x - 1])
+        if paired:
+            return paired
     return []
+
+
+def _pair(cats: list[tuple[pymupdf.Rect, str]], mids: list[float], placed: list[tuple[float, float, str]]) -> list[str]:
+    """``"category: value"`` for each category that values go to: a value (its place along the category axis,
+    its place across it, its text) goes to the category whose centre (``mids``) is nearest its own, within
+    half the categories' spacing. [] when the categories overlap or fewer than two get a value."""
+    gaps = [b - a for a, b in zip(mids, mids[1:])]
+    if min(gaps) <= 0:
+        return []
+    half = min(gaps) / 2
+    found: dict[int, list[tuple[float, str]]] = {}
+    for mid, across, t in placed:
+        i = min(range(len(mids)), key=lambda k: abs(mids[k] - mid))
+        if abs(mids[i] - mid) <= half:
+            found.setdefault(i, []).append((across, t))
+    if len(found) < 2:
+        return []
+    return [f"{cats[i][1].strip()}: {', '.join(t for _, t in sorted(found[i]))}" for i in sorted(found)]
 
 
 def _ticks(values: list[tuple[pymupdf.Rect, str]]) -> set[int]:
