@@ -77,3 +77,24 @@ def titled_pdf(path: Path, title: str, pages: list[str], table: tuple[int, str, 
             p.insert_textbox(pymupdf.Rect(72, bottom + 8, 520, bottom + 40), table[1], fontsize=9)
     doc.save(path)
     doc.close()
+
+
+def add_text_field(page: pymupdf.Page, name: str, rect: tuple[float, float, float, float], value: str = "") -> None:
+    """A text widget named ``name`` (left unset when ``value`` is empty)."""
+    w = pymupdf.Widget()
+    w.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
+    w.field_name = name
+    w.rect = pymupdf.Rect(rect)
+    if value:
+        w.field_value = value
+    page.add_widget(w)
+
+
+def add_checkbox(page: pymupdf.Page, name: str, x: float, y: float, on: bool) -> None:
+    """A 10 pt checkbox whose top-left is (x, y - 9): level with a caption whose baseline is y."""
+    w = pymupdf.Widget()
+    w.field_type = pymupdf.PDF_WIDGET_TYPE_CHECKBOX
+    w.field_name = name
+    w.rect = pymupdf.Rect(x, y - 9, x + 10, y + 1)
+    w.field_value = on
+    page.add_widget(w)

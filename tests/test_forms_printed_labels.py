@@ -20,6 +20,7 @@ from pagelens.models import Chunk, Document, ElementKind
 from pagelens.settings import AnswerSettings, IndexSettings, IngestSettings
 
 from answer_support import hit, minilm  # noqa: F401 (minilm: session fixture)
+from pdf_support import add_checkbox, add_text_field
 
 
 def _ctx(page: pymupdf.Page) -> PageContext:
@@ -28,25 +29,6 @@ def _ctx(page: pymupdf.Page) -> PageContext:
 
 def _reopen(doc: pymupdf.Document) -> pymupdf.Document:
     return pymupdf.open(stream=doc.tobytes(), filetype="pdf")
-
-
-def _text_field(page: pymupdf.Page, name: str, rect: tuple[float, float, float, float], value: str = "") -> None:
-    w = pymupdf.Widget()
-    w.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
-    w.field_name = name
-    w.rect = pymupdf.Rect(rect)
-    if value:
-        w.field_value = value
-    page.add_widget(w)
-
-
-def _checkbox(page: pymupdf.Page, name: str, x: float, y: float, on: bool) -> None:
-    w = pymupdf.Widget()
-    w.field_type = pymupdf.PDF_WIDGET_TYPE_CHECKBOX
-    w.field_name = name
-    w.rect = pymupdf.Rect(x, y - 9, x + 10, y + 1)
-    w.field_value = on
-    page.add_widget(w)
 
 
 def _radio(doc: pymupdf.Document, page: pymupdf.Page, name: str, spots: list[tuple[float, float]], selected: int | None) -> None:
@@ -79,10 +61,10 @@ def _acroform() -> pymupdf.Document:
                                         ("Years in business", "14")]):
         y = 110 + 26 * i
         page.insert_text((72, y), label, fontsize=10)
-        _text_field(page, f"Text{i + 1}", (230, y - 11, 480, y + 4), value)  # 130pt right of the label's end
+        add_text_field(page, f"Text{i + 1}", (230, y - 11, 480, y + 4), value)  # 130pt right of the label's end
     page.insert_text((72, 200), "Business certifications (check all that apply)", fontsize=10)
     for i, (caption, on) in enumerate([("Minority-owned business", True), ("Women-owned business", False)]):
-        _checkbox(page, f"Check Box{i + 9}", 80, 222 + 20 * i, on)
+        add_checkbox(page, f"Check Box{i + 9}", 80, 222 + 20 * i, on)
         page.insert_text((96, 222 + 20 * i), caption, fontsize=10)
     page.insert_text((72, 290), "Was a personal vehicle used?", fontsize=10)
     for x, caption in ((300, "Yes"), (360, "No")):
@@ -136,7 +118,7 @@ def test_a_descriptive_field_name_still_wins_over_printed_text(tmp_path) -> None
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((72, 100), "Field 7", fontsize=10)
-    _text_field(page, "Employer_Name", (160, 88, 300, 104), "Initech")
+    add_text_field(page, "Employer_Name", (160, 88, 300, 104), "Initech")
     by_name = {e.field.name: e for e in forms.extract_form_fields(_ctx(_reopen(doc).load_page(0)))}
     assert by_name["Employer_Name"].text == "Employer Name: Initech"
 
@@ -233,7 +215,7 @@ def clinic() -> list[Chunk]:
     for i, (label, value) in enumerate(cells):
         x, y = 72 + (i % 2) * 240, 110 + (i // 2) * 46
         page.insert_text((x, y), label, fontsize=8)
-        _text_field(page, f"untitled{i + 1}", (x, y + 4, x + 220, y + 20), value)
+        add_text_field(page, f"untitled{i + 1}", (x, y + 4, x + 220, y + 20), value)
     ctx = _ctx(_reopen(doc).load_page(0))
     els = forms.extract_form_fields(ctx) + text.extract_text(ctx)
     d = Document(doc_id="d", name="clinic-intake.pdf", path="clinic-intake.pdf", size=1, pages=1)
@@ -279,7 +261,7 @@ def test_a_name_on_the_first_page_of_a_form_supports_a_field_on_the_second(answe
     for i, (label, value) in enumerate([("Member name", "Priya Ramanathan"), ("Membership number", "CVN-3318"),
                                         ("Postcode", "CB4 9TQ")]):
         page.insert_text((72, 110 + 28 * i), label, fontsize=10)
-        _text_field(page, f"Text{i + 1}", (200, 99 + 28 * i, 480, 114 + 28 * i), value)
+        add_text_field(page, f"Text{i + 1}", (200, 99 + 28 * i, 480, 114 + 28 * i), value)
     page = doc.new_page()
     page.insert_text((72, 60), "Calder Valley Naturalists' Society - Membership Renewal (2 of 2)", fontsize=12)
     page.insert_text((72, 110), "Membership category", fontsize=10)
@@ -288,7 +270,7 @@ def test_a_name_on_the_first_page_of_a_form_supports_a_field_on_the_second(answe
         page.insert_text((x + 16, y), caption, fontsize=10)
     _radio(doc, page, "Group3", spots, 2)
     page.insert_text((72, 170), "Total amount enclosed", fontsize=10)
-    _text_field(page, "Text20", (240, 159, 420, 174), "£55.00")
+    add_text_field(page, "Text20", (240, 159, 420, 174), "£55.00")
     pdf = _reopen(doc)
     d = Document(doc_id="d", name="membership-renewal.pdf", path="membership-renewal.pdf", size=1, pages=2)
     els = []

@@ -13,6 +13,7 @@ from pagelens.ingest.context import PageContext
 from pagelens.models import ElementKind, Provenance
 from pagelens.settings import IngestSettings
 
+from pdf_support import add_text_field
 from pdfs import HR_TEXT_FIELDS, hr_form_pdf
 
 
@@ -84,12 +85,7 @@ def test_text_field_without_tooltip_takes_printed_label(tmp_path: Path) -> None:
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((72, 100), "Employer name", fontsize=11)
-    w = pymupdf.Widget()
-    w.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
-    w.field_name = "Text1"
-    w.field_value = "Initech"
-    w.rect = pymupdf.Rect(160, 88, 300, 104)
-    page.add_widget(w)
+    add_text_field(page, "Text1", (160, 88, 300, 104), "Initech")
     box = pymupdf.Widget()
     box.field_type = pymupdf.PDF_WIDGET_TYPE_COMBOBOX
     box.field_name = "Country"

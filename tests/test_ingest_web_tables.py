@@ -19,6 +19,8 @@ from pagelens.models import Element, ElementKind
 from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore
 
+from pdf_support import add_text_field
+
 GREY = (0.87, 0.87, 0.87)
 HEADER = ("Module", "Maintainer", "Status")
 ROWS = [
@@ -160,12 +162,8 @@ def _form_pdf() -> bytes:
         box = pymupdf.Rect(cols[c], top + r * h, cols[c + 1], top + (r + 1) * h)
         page.draw_rect(box, color=(0, 0, 0), width=0.6)
         page.insert_text((box.x0 + 3, box.y0 + 9), label, fontsize=7)
-        w = pymupdf.Widget()
-        w.field_type = pymupdf.PDF_WIDGET_TYPE_TEXT
-        w.field_name = label.split(". ", 1)[1].title().replace(" ", "")
-        w.rect = pymupdf.Rect(box.x0 + 3, box.y0 + 14, box.x1 - 3, box.y1 - 4)
-        w.field_value = "2024 03 15" if "DATE" in label else ""
-        page.add_widget(w)
+        add_text_field(page, label.split(". ", 1)[1].title().replace(" ", ""),
+                       (box.x0 + 3, box.y0 + 14, box.x1 - 3, box.y1 - 4), "2024 03 15" if "DATE" in label else "")
     y = top + 4 * h + 20
     page.insert_text((40, y), "OMB No. 0704 0004   approval expires 2026 02 28", fontsize=8)  # rows of numbers
     page.insert_text((40, y + 14), "Form 293   revised 2025 02   edition 3", fontsize=8)
