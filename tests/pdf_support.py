@@ -98,3 +98,13 @@ def add_checkbox(page: pymupdf.Page, name: str, x: float, y: float, on: bool) ->
     w.rect = pymupdf.Rect(x, y - 9, x + 10, y + 1)
     w.field_value = on
     page.add_widget(w)
+
+
+def scanned(src: pymupdf.Document, dpi: int = 200) -> pymupdf.Document:
+    """Each page of ``src`` as an image-only page (no text layer), as a scanner leaves it."""
+    out = pymupdf.open()
+    for page in src:
+        png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
+        new = out.new_page(width=page.rect.width, height=page.rect.height)
+        new.insert_image(new.rect, stream=png)
+    return out

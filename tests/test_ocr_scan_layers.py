@@ -16,6 +16,8 @@ from pagelens.models import ElementKind
 from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore
 
+from pdf_support import scanned
+
 requires_tesseract = pytest.mark.skipif(
     shutil.which("tesseract") is None, reason="tesseract binary not installed (apt-get install tesseract-ocr)"
 )
@@ -80,9 +82,8 @@ def test_short_words_and_initials_are_no_fragments(tmp_path: Path) -> None:
 
 def scanned_report(pages: int = 3) -> pymupdf.Document:
     """A report scanned without a text layer: its title only on page 1, a running header on every page."""
-    out = pymupdf.open()
+    src = pymupdf.open()
     for n in range(1, pages + 1):
-        src = pymupdf.open()
         page = src.new_page(width=595, height=842)
         page.insert_text((60, 40), f"Tarn Valley Water Board - Annual Report 2003      Page {n}", fontsize=9)
         y = 100
@@ -91,9 +92,7 @@ def scanned_report(pages: int = 3) -> pymupdf.Document:
             y = 170
         for i, line in enumerate(BODY):
             page.insert_text((60, y + 18 * i), line if n == 1 else f"{line} ({n})", fontsize=11, fontname="tiro")
-        png = page.get_pixmap(dpi=200, colorspace=pymupdf.csGRAY).tobytes("png")
-        out.new_page(width=595, height=842).insert_image(pymupdf.Rect(0, 0, 595, 842), stream=png)
-    return out
+    return scanned(src)
 
 
 @requires_tesseract

@@ -21,6 +21,8 @@ from pagelens.ocr.tesseract import parse_tsv
 from pagelens.settings import IngestSettings
 from pagelens.store.images import ImageStore
 
+from pdf_support import scanned
+
 requires_tesseract = pytest.mark.skipif(
     shutil.which("tesseract") is None, reason="tesseract binary not installed (apt-get install tesseract-ocr)"
 )
@@ -45,16 +47,6 @@ PROSE = (
 
 
 # -- building scans ---------------------------------------------------------------------------------
-def scanned(src: pymupdf.Document, dpi: int = 200) -> pymupdf.Document:
-    """Each page of ``src`` as an image-only page (no text layer), as a scanner leaves it."""
-    out = pymupdf.open()
-    for page in src:
-        png = page.get_pixmap(dpi=dpi, colorspace=pymupdf.csGRAY).tobytes("png")
-        new = out.new_page(width=page.rect.width, height=page.rect.height)
-        new.insert_image(new.rect, stream=png)
-    return out
-
-
 def donations_page(specks: bool = True) -> pymupdf.Document:
     """A title, a table of names, addresses and amounts set without rules (one column of values only), a
     paragraph under it; with ``specks``, dirt between the columns."""
