@@ -116,7 +116,7 @@ class Cues:
     reason: bool = False  # a "why" question (``span.WHY_Q``)
     author: bool = False  # the question asks who wrote the document ("who wrote", "the authors")
     instance: str = ""  # the asked thing's head noun, stemmed, for "which <noun>" ("journal")
-    instance_named: bool = False  # ... and some candidate names one (``name_instances``)
+    instance_named: frozenset[str] = frozenset()  # ... the candidates' texts that name one (``name_instances``)
     statistic: str = ""  # the asked statistic, stemmed ("averag", "median", "total")
     superlative: tuple[str, ...] = ()  # the question's extreme words, stemmed ("highest")
     titles: tuple[str, ...] = ()  # the sources' titles by their file properties, normalized (``fields.titles``)
@@ -145,9 +145,10 @@ class Cues:
         return cues
 
     def name_instances(self, cands: Sequence[Candidate]) -> None:
-        """Note whether any candidate names an instance of the asked noun: then the others are no answer to a
+        """Note the candidates that name an instance of the asked noun: then the others are no answer to a
         "which <noun>" question (when none does, the sources may call it otherwise: nothing is penalised)."""
-        self.instance_named = bool(self.instance) and any(_names_instance(c.text, self.instance) for c in cands)
+        named = (c.text for c in cands if _names_instance(c.text, self.instance)) if self.instance else ()
+        self.instance_named = frozenset(named)
 
     def adjust(self, c: Candidate) -> tuple[float, float]:
         bonus, factor = 0.0, 1.0
@@ -182,7 +183,7 @@ class Cues:
             bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
         elif self.author and (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
             bonus += SIGNATURE_BONUS  # a letter's signature
-        if self.instance and _names_instance(c.text, self.instance):
+        if c.text in self.instance_named:
             bonus += INSTANCE_BONUS
         elif self.instance and self.instance_named:
             factor *= NO_KIND_PENALTY  # another source names one: a span that names none is no instance

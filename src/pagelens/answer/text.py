@@ -285,10 +285,11 @@ def label_score(label: str, q_terms: list[str] | set[str]) -> float:
 
 
 def prefix_match(term: str, terms: set[str]) -> bool:
-    """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'."""
+    """Tolerate abbreviations and joined spellings: 'ens' ~ 'ensembl', 'bertlarg' ~ 'bertlargeen'; and a word
+    kept unstemmed (``key_names`` keeps months whole) against stemmed ``terms``: 'january' ~ 'januari'."""
     if len(term) < 3:
         return False
-    if (st := stem(term)) != term and st in terms:  # an unstemmed word of the question ("january" ~ "januari")
+    if (st := stem(term)) != term and st in terms:
         return True
     return any(len(t) >= 3 and (t.startswith(term) or term.startswith(t)) for t in terms)
 
