@@ -98,9 +98,10 @@ _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|te
                             r"hundred|thousand|million|billion)\b", re.I)
 
 
-_REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|chapter|appendix|equation|eq\.)"
-                        r"\s*\d+(\.\d+)*[a-z]?\b", re.I)
-"""A numbered reference ("Table 1", "Fig. 2b", "Section 4.1"): its number says where, it is no value asked for."""
+_REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|chapter|appendix|equation|eqs?\.|exercise)"
+                        r"\s*\(?\d+(\.\d+)*[a-z]?\)?(?![\w.])", re.I)
+"""A numbered reference ("Table 1", "Fig. 2b", "Section 4.1", "Equation (18)"): its number says where, it is no value
+asked for."""
 
 
 _BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
