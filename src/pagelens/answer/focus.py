@@ -44,7 +44,7 @@ import re
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from pagelens.answer import kinds, span
+from pagelens.answer import kinds, span, spellings
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import LABEL_VALUE, Candidate
@@ -318,9 +318,11 @@ def anchor_names(question: str, doc_names: Sequence[str], names: Sequence[Sequen
     """The question's names (``text.key_names``) that its documents' names do not hold: "In which city
     is *Albertsons* headquartered?" asks a place of Albertsons, and a place in a sentence without
     Albertsons (a dateline, another company's address) is not its answer. A name of the document
-    ("Kroger" in a Kroger report) is taken as said on every page; so are ``named``, the terms that name the
+    ("Kroger" in a Kroger report) is taken as said on every page, and so is a name its file name spells
+    ("International Council of Containership Operators" of icco-members.pdf); so are ``named``, the terms that name the
     documents (``support.naming_terms``: an issuer, a deck's footer "On-call at Halvorsen Bank")."""
     docs = {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
+    docs |= {t for d in doc_names for t in tx.content_terms(" ".join(spellings.spelled_by_name(question, d)))}
     docs |= set(named)
     given = tx.key_names(question) if names is None else names
     return [list(n) for n in given if not all(t in docs or tx.prefix_match(t, docs) for t in n)]

@@ -159,9 +159,9 @@ def _new_name(name: str, question: str) -> bool:
 _VENUE = re.compile(
     r"\b(?:Room|Rm\.?|Suite|Building|Bldg\.?|Floor|Auditorium|Lab|Laboratory|Lecture Theatre|Hall)\s+[A-Z0-9][\w.-]*|"
     r"\b[A-Z][A-Za-z'’-]+(?:\s+[A-Z][A-Za-z'’-]+)?\s+(?:Hall|Building|Centre|Center|Library|Auditorium|Theatre|"
-    r"Theater|Tower|Stadium|Arena|Pavilion|Campus)\b")
-"""A venue: a room, a suite, a floor, a named building ("Room 317", "Bexley Hall", "Suite 200"): where a meeting or
-office hours are held."""
+    r"Theater|Tower|Stadium|Arena|Pavilion|Campus|Farm|House|Cottages?|Grange|Manor|Lodge|Mill)\b")
+"""A venue: a room, a suite, a floor, a named building ("Room 317", "Bexley Hall", "Suite 200", "Upper Weald Farm"):
+where a meeting or office hours are held, where someone lives."""
 
 
 def _has_place(text: str, question: str) -> bool:

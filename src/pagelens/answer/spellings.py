@@ -32,6 +32,14 @@ def spelled_acronyms(question: str, text: str) -> list[str]:
     return out
 
 
+def spelled_by_name(question: str, doc_name: str) -> list[str]:
+    """The question's phrases whose initials are a word of a document's file name: "International Council of
+    Containership Operators" for icco-agreement-members.pdf names the document, as its title would."""
+    stem = doc_name.rsplit(".", 1)[0]
+    words = [w.upper() for w in re.split(r"[_\W\d]+", stem) if 3 <= len(w) <= 6]
+    return spelled_acronyms(question, " ".join(words)) if words else []
+
+
 _STATES = dict(zip(
     "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR "
     "PA RI SC SD TN TX UT VT VA WA WV WI WY DC".split(),

@@ -98,9 +98,10 @@ _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|te
                             r"hundred|thousand|million|billion)\b", re.I)
 
 
-_REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|chapter|appendix|equation|eq\.)"
-                        r"\s*\d+(\.\d+)*[a-z]?\b", re.I)
-"""A numbered reference ("Table 1", "Fig. 2b", "Section 4.1"): its number says where, it is no value asked for."""
+_REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|chapter|appendix|equation|eqs?\.|exercise)"
+                        r"\s*\(?\d+(\.\d+)*[a-z]?\)?(?![\w.])", re.I)
+"""A numbered reference ("Table 1", "Fig. 2b", "Section 4.1", "Equation (18)"): its number says where, it is no value
+asked for."""
 
 
 _BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
@@ -326,6 +327,7 @@ def answer_support(
     near = neighbourhood(hits[best.source])
     near |= set(tx.content_terms(" ".join(spellings.spelled_acronyms(question, " ".join(c.text for c in hits[best.source].all_chunks())))))
     doc = hits[best.source].chunk.doc_name
+    near |= set(tx.content_terms(" ".join(spellings.spelled_by_name(question, doc))))  # "ICCO" of icco-members.pdf
     if best.kind == "field" and best.source_kind == "form":
         # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.
         near |= {t for h in hits if h.chunk.doc_name == doc for c in h.all_chunks() if c.kind == "form"

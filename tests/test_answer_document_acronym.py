@@ -1,0 +1,80 @@
+"""A question may name its document by the phrase its file name abbreviates ("Northern Waterways Shipping
+Association" for nwsa-member-list.pdf) while the page never spells it out: the phrase names the document, as
+its title would, and is no name each answer's page must repeat. A named dwelling ("Hollow Tree Farm") is
+where someone lives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pymupdf
+import pytest
+
+from pagelens.answer import span, spellings
+from pagelens.answer import support as sp
+from index_support import ingested_app
+
+
+def _members(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Appendix A - Members", fontsize=14)
+    page.insert_textbox(pymupdf.Rect(72, 90, 540, 400), (
+        "Tarn Line Ltd. 12 Quay Street, Harbour Side, Whitby, England\n"
+        "Orla Container Co. 4 Kaiweg, 20457 Hamburg, Germany\n"
+        "Brisk Freight S.A. 40 Avenue Pictet, 1208 Geneva, Switzerland\n"), fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+def _donations(path: Path) -> Path:
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 60), "Little Ashby Village Hall Appeal", fontsize=14)
+    page.insert_textbox(pymupdf.Rect(72, 90, 540, 300), (
+        "Donations received to 31st December 1978.\n"  # a scanned list read as one run of words
+        "Donor Address Amount Mrs. Ada Pell Hollow Tree Farm 25.00 Mr. and Mrs. K. Barr The Old Forge 240.00 "
+        "Capt. H. Rudge Ashby Grange 150.00 Miss P. Oddie Church Cottages 5.50\n"), fontsize=10)
+    doc.save(path)
+    doc.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory):
+    root = tmp_path_factory.mktemp("acronym")
+    pdfs = [_members(root / "nwsa-member-list.pdf"), _donations(root / "ashby-hall-appeal.pdf")]
+    with ingested_app(root, pdfs, answer_cache=False) as app:
+        yield app
+
+
+def test_the_phrase_the_file_name_abbreviates_names_the_document(app):
+    ans = app.ask("In the Northern Waterways Shipping Association member list, in which city is Orla Container Co. located?")
+    assert not ans.abstained and "Hamburg" in ans.answer, ans.answer
+
+
+def test_a_named_dwelling_is_where_someone_lives(app):
+    ans = app.ask("Where does Mrs. Ada Pell live, according to the village hall appeal?")
+    assert not ans.abstained and "Hollow Tree Farm" in ans.answer, ans.answer
+
+
+def test_spelled_by_name():
+    q = "In the International Council of Containership Operators member list, which carrier is in Oakland?"
+    assert spellings.spelled_by_name(q, "icco-agreement-members-scan.pdf") == [
+        "International Council of Containership Operators"]
+    assert spellings.spelled_by_name(q, "members-scan.pdf") == []
+    assert spellings.spelled_by_name("Who chairs the board?", "icco.pdf") == []
+
+
+def test_numbered_references_are_no_values():
+    q = "What log-likelihood does the model reach?"
+    for where in ("as in Equation (18)", "see Eq. 3", "Table 2: counts", "Exercise 6"):
+        assert not sp.has_type("number", where, q), where
+    assert sp.has_type("number", "the log-likelihood is -1402.5", q)
+
+
+def test_cause_questions_ask_for_a_reason():
+    for q in ("What was the cause of the fire at the mill?", "What caused the delay?", "What led to the recall?"):
+        assert span.WHY_Q.search(q), q
+    assert not span.WHY_Q.search("What was the causeway's length?")
