@@ -78,3 +78,8 @@ def test_cause_questions_ask_for_a_reason():
     for q in ("What was the cause of the fire at the mill?", "What caused the delay?", "What led to the recall?"):
         assert span.WHY_Q.search(q), q
     assert not span.WHY_Q.search("What was the causeway's length?")
+
+
+def test_a_reference_before_a_full_stop_is_still_a_reference():
+    assert sp.value_numbers("Table 324. Arrests by Sex and Age: 2009") == {"2009"}
+    assert sp.value_numbers("Section 4.1 and Table 3.5") == set()

@@ -212,7 +212,7 @@ class Cues:
                 bonus += FORM_BONUS
             else:
                 factor *= NO_FORM_PENALTY
-        if self.numeric and not (found - self.q_numbers) and not tx.WORDED_NUMBER.search(c.text):
+        if self.numeric and not (sp.value_numbers(c.text) - self.q_numbers) and not tx.WORDED_NUMBER.search(c.text):
             factor *= NUMERIC_MISSING_PENALTY  # ("thirteen dollars a month" holds one)
         if self.kind and not sp.has_type(self.kind, _typed_part(c, self.kind), self.question) and not (
                 self.kind == "money" and c.kind == "row" and kinds.money_cell(c.text, f"{c.label} {' '.join(c.header)}")):

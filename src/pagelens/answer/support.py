@@ -99,9 +99,14 @@ _WORDED_NUMBER = re.compile(r"\b(one|two|three|four|five|six|seven|eight|nine|te
 
 
 _REFERENCE = re.compile(r"(?<![\w.])(table|tab\.|figure|fig\.|section|sec\.|§|chapter|appendix|equation|eqs?\.|exercise)"
-                        r"\s*\(?\d+(\.\d+)*[a-z]?\)?(?![\w.])", re.I)
+                        r"\s*\(?\d+(\.\d+)*[a-z]?\)?(?!\w|\.\d)", re.I)
 """A numbered reference ("Table 1", "Fig. 2b", "Section 4.1", "Equation (18)"): its number says where, it is no value
 asked for."""
+
+
+def value_numbers(text: str) -> set[str]:
+    """The numbers of ``text`` that may be values: those of numbered references ("Table 324") left out."""
+    return tx.numbers(_REFERENCE.sub(" ", text))
 
 
 _BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
@@ -171,7 +176,7 @@ def has_type(kind: str, text: str, question: str) -> bool:
         return bool(_PERSON.search(text))
     if kind in ("money", "address", "place", "role"):
         return kinds.has_kind(kind, text, question)
-    new = tx.numbers(_REFERENCE.sub(" ", text)) - tx.numbers(question)
+    new = value_numbers(text) - tx.numbers(question)
     return bool(new) or bool(_WORDED_NUMBER.search(text) or tx.WORDED_NUMBER.search(text))
 
 
