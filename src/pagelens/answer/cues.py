@@ -111,7 +111,7 @@ class Cues:
     ask_terms: list[str] = field(default_factory=list)  # content words from the last wh-word on
     modifier: list[str] = field(default_factory=list)  # first word of a two-word focus ("e-mail" address)
     form: str = ""  # an answer type with a form of its own: email, url, phone
-    kind: str = ""  # a thing's type of ``kinds``: money, address, place, role
+    kind: str = ""  # a thing's type of ``kinds``: money, address, place, role; or a quarter ("Q1")
     question: str = ""
     reason: bool = False  # a "why" question (``span.WHY_Q``)
     author: bool = False  # the question asks who wrote the document ("who wrote", "the authors")
@@ -131,7 +131,7 @@ class Cues:
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
                    table, tx.ask_terms(question), words[0] if len(words) >= 2 else [],
                    kind if (kind := sp.answer_type(question)) in ("email", "url", "phone") else "",
-                   kind if kind in ("money", "address", "place", "role") else "")
+                   kind if kind in ("money", "address", "place", "role", "quarter") else "")
         cues.question = question
         cues.reason = bool(span.WHY_Q.search(question))
         cues.author = bool(_AUTHOR_Q.search(question))

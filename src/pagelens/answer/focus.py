@@ -97,7 +97,7 @@ TYPE_WORDS: dict[str, str] = {
     "percentag": "percent", "percent": "percent", "proport": "percent", "fraction": "percent", "share": "percent",
     "price": "currency", "cost": "currency", "dollar": "currency", "usd": "currency", "eur": "currency",
     "year": "year", "date": "date", "day": "date", "number": "number", "count": "number", "amount": "number",
-    "total": "number", "mani": "number",
+    "total": "number", "mani": "number", "quarter": "quarter",
 }
 """Focus stems that a value of a type supports ("what percentage" — a "%"; "what price" — "$12")."""
 _CURRENCY = re.compile(r"[$€£¥]\s?\d|\d\s?(usd|eur|gbp|dollars?|euros?|cents?)\b", re.I)
@@ -221,6 +221,8 @@ def supported(term: str, context_terms: set[str], context_text: str) -> bool:
         return tx.has_date(context_text)
     if kind == "number":
         return bool(tx.numbers(context_text))
+    if kind == "quarter":
+        return bool(sp.QUARTER.search(context_text))
     return False
 
 

@@ -70,6 +70,8 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     # (Not a subordinate "When the models are compared, what AIC ...": the main clause after the comma asks.)
     ("when", re.compile(r"^\s*when\b(?![^?]*[,;:]\s*(what|which|who|whom|how|where|when)\b)", re.I)),
     ("year", re.compile(r"\b(what|which|in what|in which)\s+year\b", re.I)),
+    # "In which quarter of 2025 ...": a fiscal or calendar quarter or half ("Q1", "2Q22", "the third quarter", "H2")
+    ("quarter", re.compile(r"\b(what|which|in what|in which)\s+(fiscal\s+|calendar\s+)?(quarter|half)\b", re.I)),
     ("percent", re.compile(r"\b(what|which|by what)\s+(percentage|percent|share|fraction|proportion)\b|"
                            r"\bhow many percent\b", re.I)),
     # "Who ...", "What are the authors ...": not "what stepsize do the authors recommend".
@@ -109,7 +111,10 @@ def value_numbers(text: str) -> set[str]:
     return tx.numbers(_REFERENCE.sub(" ", text))
 
 
-_BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "percent")
+_BEFORE_KINDS = ("email", "url", "phone", "date", "when", "year", "quarter", "percent")
+QUARTER = re.compile(r"(?<![\w-])(?:Q[1-4]|[1-4]Q(?:\d\d){0,2}|H[12])(?![a-z0-9])|\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+"
+                     r"(?:fiscal\s+|calendar\s+)?(?:quarter|half)\b", re.I)
+"""A quarter or a half of a year, as a page names one: "Q1", "2Q22", "H2 2025", "the third quarter"."""
 
 _TIME_UNIT = (r"(?:milli)?seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|fortnights?|months?|"
               r"quarters?|years?|yrs?|decades?|centuries|century")
@@ -141,7 +146,7 @@ def answer_type(question: str) -> str:
     a duration ("after how long", "how many working days") and an opening "how many / how much" before
     them all but the formats (what a later clause says is a condition)."""
     first = next((name for name, rx in _TYPE_Q if name in _BEFORE_KINDS and rx.search(question)), "")
-    if first in ("email", "url", "phone", "date", "year", "percent"):
+    if first in ("email", "url", "phone", "date", "year", "quarter", "percent"):
         return first
     if _DURATION_Q.search(question):
         return "duration"
@@ -168,6 +173,8 @@ def has_type(kind: str, text: str, question: str) -> bool:
         return bool(tx.has_date(text) or _YEAR.search(text) or _MONTH_OR_DAY.search(text) or _TIME_WORDS.search(text))
     if kind == "year":
         return bool({m.group(0) for m in _YEAR.finditer(text)} - {m.group(0) for m in _YEAR.finditer(question)})
+    if kind == "quarter":
+        return bool({m.group(0).lower() for m in QUARTER.finditer(text)} - {m.group(0).lower() for m in QUARTER.finditer(question)})
     if kind == "percent":
         return bool(_PERCENT.search(text))
     if kind == "duration":
