@@ -5,46 +5,29 @@ where someone lives."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pymupdf
 import pytest
 
 from pagelens.answer import span, spellings
 from pagelens.answer import support as sp
 from index_support import ingested_app
+from pdf_support import headed_pages
 
 
-def _members(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Appendix A - Members", fontsize=14)
-    page.insert_textbox(pymupdf.Rect(72, 90, 540, 400), (
-        "Tarn Line Ltd. 12 Quay Street, Harbour Side, Whitby, England\n"
-        "Orla Container Co. 4 Kaiweg, 20457 Hamburg, Germany\n"
-        "Brisk Freight S.A. 40 Avenue Pictet, 1208 Geneva, Switzerland\n"), fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
-
-
-def _donations(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Little Ashby Village Hall Appeal", fontsize=14)
-    page.insert_textbox(pymupdf.Rect(72, 90, 540, 300), (
-        "Donations received to 31st December 1978.\n"  # a scanned list read as one run of words
-        "Donor Address Amount Mrs. Ada Pell Hollow Tree Farm 25.00 Mr. and Mrs. K. Barr The Old Forge 240.00 "
-        "Capt. H. Rudge Ashby Grange 150.00 Miss P. Oddie Church Cottages 5.50\n"), fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
+MEMBERS = ("Appendix A - Members\n"
+           "Tarn Line Ltd. 12 Quay Street, Harbour Side, Whitby, England\n"
+           "Orla Container Co. 4 Kaiweg, 20457 Hamburg, Germany\n"
+           "Brisk Freight S.A. 40 Avenue Pictet, 1208 Geneva, Switzerland")
+DONATIONS = ("Little Ashby Village Hall Appeal\n"
+             "Donations received to 31st December 1978.\n"  # a scanned list read as one run of words
+             "Donor Address Amount Mrs. Ada Pell Hollow Tree Farm 25.00 Mr. and Mrs. K. Barr The Old Forge 240.00 "
+             "Capt. H. Rudge Ashby Grange 150.00 Miss P. Oddie Church Cottages 5.50")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("acronym")
-    pdfs = [_members(root / "nwsa-member-list.pdf"), _donations(root / "ashby-hall-appeal.pdf")]
+    pdfs = [headed_pages(root / "nwsa-member-list.pdf", [MEMBERS]), headed_pages(root / "ashby-hall-appeal.pdf", [DONATIONS])]
     with ingested_app(root, pdfs, answer_cache=False) as app:
         yield app
 

@@ -3,34 +3,22 @@ span that names the asked thing without one ("Admins want SSO login") is no answ
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pymupdf
 import pytest
 
 from pagelens.answer import support as sp
 from index_support import ingested_app
+from pdf_support import headed_pages
 
 
-def _roadmap(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page(width=960, height=540)
-    page.insert_text((60, 80), "What we heard in 2024", fontsize=28)
-    page.insert_text((60, 150), "Admins want SSO login for the Larkspur app", fontsize=20)
-    page.insert_text((60, 190), "Offline mode is the top request", fontsize=20)
-    page = doc.new_page(width=960, height=540)
-    page.insert_text((60, 80), "H1 2025 commitments", fontsize=28)
-    page.insert_text((60, 150), "Q1: SSO login (Okta, Entra ID)", fontsize=20)
-    page.insert_text((60, 190), "Q2: Rebuilt export to SharePoint", fontsize=20)
-    doc.save(path)
-    doc.close()
-    return path
+ROADMAP = ["What we heard in 2024\nAdmins want SSO login for the Larkspur app\nOffline mode is the top request",
+           "H1 2025 commitments\nQ1: SSO login (Okta, Entra ID)\nQ2: Rebuilt export to SharePoint"]
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("quarter")
-    with ingested_app(root, [_roadmap(root / "larkspur-roadmap-2025.pdf")], answer_cache=False) as app:
+    with ingested_app(root, [headed_pages(root / "larkspur-roadmap-2025.pdf", ROADMAP, 960, 540, 60, 28)], answer_cache=False) as app:
         yield app
 
 
