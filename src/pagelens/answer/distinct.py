@@ -115,7 +115,7 @@ def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: 
     out: list[Unit] = []
     docs = _doc_terms(doc_names) | _naming_document(question)
     # "International Council of Containership Operators" of icco-members.pdf (split by "of" into two names)
-    docs |= {t for d in doc_names for t in tx.content_terms(" ".join(spellings.spelled_by_name(question, d)))}
+    docs |= spellings.terms_named_by(question, doc_names)
     for name in tx.key_names(_POSSESSIVE.sub(r"\1 ,", question)):  # "Cribari-Neto's HC4": two names, not one
         if _acronym(name) and _acronym(name) in docs:  # "National Hydro Network" of "geobase-nhn-model.pdf"
             continue

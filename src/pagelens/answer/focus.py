@@ -324,7 +324,7 @@ def anchor_names(question: str, doc_names: Sequence[str], names: Sequence[Sequen
     ("International Council of Containership Operators" of icco-members.pdf); so are ``named``, the terms that name the
     documents (``support.naming_terms``: an issuer, a deck's footer "On-call at Halvorsen Bank")."""
     docs = {t for d in doc_names for t in tx.content_terms(re.sub(r"[_\W]+", " ", d.rsplit(".", 1)[0]))}
-    docs |= {t for d in doc_names for t in tx.content_terms(" ".join(spellings.spelled_by_name(question, d)))}
+    docs |= spellings.terms_named_by(question, doc_names)
     docs |= set(named)
     given = tx.key_names(question) if names is None else names
     return [list(n) for n in given if not all(t in docs or tx.prefix_match(t, docs) for t in n)]

@@ -4,6 +4,9 @@ absolute error"), a US state's postal code for its name ("Oakland, CA 94612" sta
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+
+from pagelens.answer import text as tx
 
 _ACRONYM = re.compile(r"(?<![\w-])([A-Z]{2,6})s?(?![\w-])")
 _ACRONYM_GLUE = frozenset("of on per the and to under for in at over".split())
@@ -38,6 +41,12 @@ def spelled_by_name(question: str, doc_name: str) -> list[str]:
     stem = doc_name.rsplit(".", 1)[0]
     words = [w.upper() for w in re.split(r"[_\W\d]+", stem) if 3 <= len(w) <= 6]
     return spelled_acronyms(question, " ".join(words)) if words else []
+
+
+def terms_named_by(question: str, doc_names: Iterable[str]) -> set[str]:
+    """The content terms of the question's phrases that the documents' file names abbreviate
+    (``spelled_by_name``): said by the document as a whole, as its name is."""
+    return {t for d in doc_names for t in tx.content_terms(" ".join(spelled_by_name(question, d)))}
 
 
 _STATES = dict(zip(

@@ -339,7 +339,7 @@ def answer_support(
     near = neighbourhood(hits[best.source])
     near |= set(tx.content_terms(" ".join(spellings.spelled_acronyms(question, " ".join(c.text for c in hits[best.source].all_chunks())))))
     doc = hits[best.source].chunk.doc_name
-    near |= set(tx.content_terms(" ".join(spellings.spelled_by_name(question, doc))))  # "ICCO" of icco-members.pdf
+    near |= spellings.terms_named_by(question, [doc])  # "ICCO" of icco-members.pdf
     if best.kind == "field" and best.source_kind == "form":
         # A form's pages are one filing: the member named by page 1's fields is the one page 2's fields are for.
         near |= {t for h in hits if h.chunk.doc_name == doc for c in h.all_chunks() if c.kind == "form"
