@@ -66,3 +66,10 @@ def test_cause_questions_ask_for_a_reason():
 def test_a_reference_before_a_full_stop_is_still_a_reference():
     assert sp.value_numbers("Table 324. Arrests by Sex and Age: 2009") == {"2009"}
     assert sp.value_numbers("Section 4.1 and Table 3.5") == set()
+
+
+def test_a_code_with_a_year_is_no_time():
+    q = "When did Hanjin Shipping join the council?"
+    assert not sp.has_type("when", "Ninth Revised Page No. 3 2012-2", q)  # a revision code
+    for text in ("joined in 2012", "the 2012-13 season", "on 2012-03-04", "from 1991-1992"):
+        assert sp.has_type("when", text, q), text

@@ -85,7 +85,7 @@ _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(\.[\w-]+)+")
 _URL = re.compile(r"\b(https?://|www\.)\S+|\b[\w-]+\.(com|org|net|gov|edu|io)\b", re.I)
 _PHONE = re.compile(r"(?<!\d)(\+?\d[\d\s().-]{6,}\d)(?!\d)")
-_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b")
+_YEAR = re.compile(r"\b(1[5-9]|20)\d\d\b(?!-\d(?!\d))")  # not a code's "2012-2" (a revision, a part)
 _MONTH_OR_DAY = re.compile(r"\b(january|february|march|april|june|july|august|september|october|november|december|"
                            r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\b\.?|\bmay\s+\d|"
                            r"\b(mon|tues|wednes|thurs|fri|satur|sun)day\b", re.I)
