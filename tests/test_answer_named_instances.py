@@ -51,3 +51,9 @@ def test_named_instance_conflict():
     assert not kinds.named_instance_conflict(q, "The Reservoir holds 2 million cubic metres")  # a bare kind
     assert not kinds.named_instance_conflict("Who chairs the Audit Committee?",
                                              "The Audit Committee is chaired by X; the Remuneration Committee by Y")
+
+
+def test_a_quantity_no_page_gives_for_the_instance_is_withheld(app):
+    # "capacity" asks for a number: "pumped from Kelda for six weeks" beside Fenby is no capacity of it
+    ans = app.ask("What is the capacity of Fenby Reservoir?")
+    assert ans.abstained, ans.answer

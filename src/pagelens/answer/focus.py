@@ -85,7 +85,10 @@ or a role's kind too: "in which *city* ..." is answered by "in Mountain View"; a
 QUANTITY_WORDS = frozenset("rate rates price prices cost costs amount total number count score accuracy size value "
                            "ratio income revenue revenues profit loss expense expenses expenditure expenditures "
                            "earnings sales salary temperature duration length width height weight speed resistance "
-                           "perplexity f1 percentage dividend dividends tax charge population efficiency yield".split())
+                           "perplexity f1 percentage dividend dividends tax charge population efficiency yield "
+                           "capacity volume depth distance diameter thickness altitude elevation age mass density "
+                           "pressure voltage frequency energy budget fee fees wage wages rent premium balance margin "
+                           "turnover".split())
 """Focus words that name a quantity: the question wants a number even without "how many"."""
 ATTAIN = re.compile(r"\b(do|does|did)\b[^?,;]*?\b(reach|achieve|attain|obtain|score)\b|"
                     r"\b(is|are|was|were)\s+(reached|achieved|attained|obtained)\b", re.I)
