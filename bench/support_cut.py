@@ -19,11 +19,11 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-from pagelens.answer import extractive as ex  # noqa: E402
 from pagelens.answer import support as sp  # noqa: E402
 from pagelens.app import Pagelens  # noqa: E402
 from pagelens.evaluate import UNANSWERABLE, answer_correct, load_questions  # noqa: E402
 from pagelens.settings import Settings  # noqa: E402
+from support_probe import recorded_evidence  # noqa: E402 - bench/ is on the path when a bench script runs
 
 CUTS = (0.0, 0.1, 0.15, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.35, 0.4, 0.45)
 
@@ -31,26 +31,15 @@ CUTS = (0.0, 0.1, 0.15, 0.2, 0.22, 0.24, 0.26, 0.28, 0.3, 0.32, 0.35, 0.4, 0.45)
 def scored(home: Path, qfile: Path) -> list[tuple[bool, bool, float]]:
     """(unanswerable, answer right, support) per question; support -1 when nothing was found."""
     out = []
-    captured: dict[str, object] = {}
-    orig = ex.ExtractiveAnswerer.evidence
-
-    def evidence(self, question, hits):  # type: ignore[no-untyped-def]
-        captured["ev"] = ev = orig(self, question, hits)
-        return ev
-
-    ex.ExtractiveAnswerer.evidence = evidence  # type: ignore[method-assign]
-    try:
-        settings = Settings(home=home).with_overrides(**{"answer.cache": False, "answer.abstain_support": 0.0})
-        with Pagelens(settings) as app:
-            for q in load_questions([qfile]):
-                captured.clear()
-                ans = app.ask(q.question)
-                ev = captured.get("ev")
-                support = sp.support_score(ev.features) if ev is not None and ev.features and not ans.abstained else -1.0
-                right = not ans.abstained and answer_correct(ans.answer, q.answers)
-                out.append((q.modality == UNANSWERABLE, right, support))
-    finally:
-        ex.ExtractiveAnswerer.evidence = orig  # type: ignore[method-assign]
+    settings = Settings(home=home).with_overrides(**{"answer.cache": False, "answer.abstain_support": 0.0})
+    with recorded_evidence() as seen, Pagelens(settings) as app:
+        for q in load_questions([qfile]):
+            seen.clear()
+            ans = app.ask(q.question)
+            ev = seen.get("ev")
+            support = sp.support_score(ev.features) if ev is not None and ev.features and not ans.abstained else -1.0
+            right = not ans.abstained and answer_correct(ans.answer, q.answers)
+            out.append((q.modality == UNANSWERABLE, right, support))
     return out
 
 

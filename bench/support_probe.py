@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -26,8 +28,10 @@ from pagelens.evaluate import UNANSWERABLE, answer_correct, load_questions  # no
 from pagelens.settings import Settings  # noqa: E402
 
 
-def main() -> None:
-    home, qfile, *ids = sys.argv[1:]
+@contextmanager
+def recorded_evidence() -> Iterator[dict[str, object]]:
+    """While open, each answer's evidence (``"ev"``) and the hits it was read from (``"hits"``) are kept in
+    the yielded dict (also used by ``bench/support_cut.py``)."""
     seen: dict[str, object] = {}
     evidence = ex.ExtractiveAnswerer.evidence
 
@@ -36,7 +40,15 @@ def main() -> None:
         return seen["ev"]
 
     ex.ExtractiveAnswerer.evidence = recording
-    with Pagelens(Settings(home=Path(home)).with_overrides(**{"answer.cache": False})) as app:
+    try:
+        yield seen
+    finally:
+        ex.ExtractiveAnswerer.evidence = evidence
+
+
+def main() -> None:
+    home, qfile, *ids = sys.argv[1:]
+    with recorded_evidence() as seen, Pagelens(Settings(home=Path(home)).with_overrides(**{"answer.cache": False})) as app:
         for q in load_questions([Path(qfile)]):
             if ids and q.id not in ids:
                 continue
