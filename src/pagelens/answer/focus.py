@@ -354,7 +354,10 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
         return _qualified(found, question, own, None, f"{own} {c.match_text}", c.doc)
     if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
         named = [_cover(focus, idf, m.group(1), m.group(2)) >= NAMED]
-        found = (focus_span(focus, idf, m.group(1), m.group(2)), type_near(focus, question, [m.group(2)], named),
+        value = m.group(2)
+        if focus.kind == "money" and not sp.has_type("money", value, question) and kinds.money_cell(value, m.group(1)):
+            value = f"$ {value}"  # "Fee paid (EUR): 45": the label gives the currency
+        found = (focus_span(focus, idf, m.group(1), value), type_near(focus, question, [value], named),
                  conditions_found(question, c.text, c.doc))
         return _qualified(found, question, m.group(1), None, c.match_text, c.doc)
     text = f"{c.label} {c.text}" if c.kind == "figtext" else c.text

@@ -65,7 +65,8 @@ _ROLE_Q = re.compile(
     r"\b(what|which)\s+(title|position|office|role)\s+(does|did|do|is|was|has|had)\b[^?]*\b(hold|holds|held|have|has|"
     r"serve|serves|served|occupy|occupies)\b", re.I)
 
-_CURRENCY = re.compile(r"[$€£¥]\s?\(?\d|\d\s?(usd|eur|gbp|dollars?|euros?|cents?)\b|\b(usd|eur|gbp)\s?\d", re.I)
+_CURRENCY = re.compile(r"[$€£¥]\s?\(?\d|\d\s?(usd|eur|gbp|dollars?|euros?|cents?)\b|\b(usd|eur|gbp)\s?\d|"
+                       r"\((?:usd|eur|gbp|[$€£¥])\)\s*:?\s*\d", re.I)  # ... or a label's unit: "Fee paid (EUR): 45"
 _STREET = re.compile(
     r"\b\d{1,6}\s+(?:[A-Z][A-Za-z'’.-]*\s+){0,4}(?:street|st|avenue|ave|road|rd|drive|dr|lane|ln|boulevard|blvd|"
     r"way|court|ct|place|pl|parkway|pkwy|square|sq|terrace|highway|hwy|circle|cir|trail|alley)\b\.?|"
