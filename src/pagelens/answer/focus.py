@@ -28,7 +28,8 @@ Two support features come from it (see ``pagelens.answer.support``):
 A span about another instance of the asked thing is not attached to it, whatever its words
 (``kinds.designator_conflict``: "Class B" asked, "Class A" quoted; ``kinds.missing_superlative``: "the
 largest" asked, a sentence that names no largest; ``kinds.period_conflict``: "2Q22" asked, "the 2nd
-quarter of 2023" quoted): its ``focus_span`` is 0 and its ``type_near`` at most
+quarter of 2023" quoted; ``kinds.modifier_conflict``: "brass ball valves" asked, only "butterfly valves"
+quoted): its ``focus_span`` is 0 and its ``type_near`` at most
 ``SAME_SENTENCE``. A span without a value of the asked type does not state the asked thing either, whatever
 words of the focus it holds ("the average price per ad decreased by 16%" for a price in dollars):
 ``focus_span`` 0 with ``type_near`` 0. For a thing of a kind (a person, a place, a role) a table row's label is the value.
@@ -353,7 +354,10 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
         return _qualified(found, question, own, None, f"{own} {c.match_text}", c.doc)
     if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
         named = [_cover(focus, idf, m.group(1), m.group(2)) >= NAMED]
-        found = (focus_span(focus, idf, m.group(1), m.group(2)), type_near(focus, question, [m.group(2)], named),
+        value = m.group(2)
+        if focus.kind == "money" and not sp.has_type("money", value, question) and kinds.money_cell(value, m.group(1)):
+            value = f"$ {value}"  # "Fee paid (EUR): 45": the label gives the currency
+        found = (focus_span(focus, idf, m.group(1), value), type_near(focus, question, [value], named),
                  conditions_found(question, c.text, c.doc))
         return _qualified(found, question, m.group(1), None, c.match_text, c.doc)
     text = f"{c.label} {c.text}" if c.kind == "figtext" else c.text
@@ -371,7 +375,8 @@ def _qualified(found: tuple[float, float, float], question: str, context: str, s
     designator ``wider`` (with the table's caption) lacks, a quarter other than the asked one in ``context``,
     or a superlative, an event or an action (``focus_terms`` aside) the ``sentence`` does not state."""
     if kinds.designator_conflict(question, context, wider, doc_name) or kinds.period_conflict(question, context) or \
-            kinds.contrast_conflict(question, f"{context} {wider}") or kinds.named_instance_conflict(question, context) or (
+            kinds.contrast_conflict(question, f"{context} {wider}") or kinds.named_instance_conflict(question, context) or \
+            kinds.modifier_conflict(question, context) or (
             sentence and (kinds.missing_superlative(question, sentence)
                           or kinds.missing_event(question, sp.answer_type(question), sentence)
                           or kinds.missing_action(question, sp.answer_type(question), sentence, focus_terms))):

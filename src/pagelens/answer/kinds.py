@@ -42,8 +42,9 @@ The word lists are general English (question syntax, role nouns, street words), 
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 
 from pagelens.answer import text as tx
 
@@ -64,7 +65,8 @@ _ROLE_Q = re.compile(
     r"\b(what|which)\s+(title|position|office|role)\s+(does|did|do|is|was|has|had)\b[^?]*\b(hold|holds|held|have|has|"
     r"serve|serves|served|occupy|occupies)\b", re.I)
 
-_CURRENCY = re.compile(r"[$€£¥]\s?\(?\d|\d\s?(usd|eur|gbp|dollars?|euros?|cents?)\b|\b(usd|eur|gbp)\s?\d", re.I)
+_CURRENCY = re.compile(r"[$€£¥]\s?\(?\d|\d\s?(usd|eur|gbp|dollars?|euros?|cents?)\b|\b(usd|eur|gbp)\s?\d|"
+                       r"\((?:usd|eur|gbp|[$€£¥])\)\s*:?\s*\d", re.I)  # ... or a label's unit: "Fee paid (EUR): 45"
 _STREET = re.compile(
     r"\b\d{1,6}\s+(?:[A-Z][A-Za-z'’.-]*\s+){0,4}(?:street|st|avenue|ave|road|rd|drive|dr|lane|ln|boulevard|blvd|"
     r"way|court|ct|place|pl|parkway|pkwy|square|sq|terrace|highway|hwy|circle|cir|trail|alley)\b\.?|"
@@ -318,6 +320,59 @@ def named_instance_conflict(question: str, context: str) -> bool:
     for head, names in asked.items():
         others = said.get(head)
         if others and not any(n <= o or o <= n for n in names for o in others):
+            return True
+    return False
+
+
+_TOKENS = re.compile(r"[A-Za-z][A-Za-z'’-]*|\d[\w.,]*|[^\sA-Za-z\d]")
+_PLAIN = re.compile(r"[A-Za-z]{3,}")
+
+
+def _plain(word: str) -> bool:
+    """A plain content word: letters only (no hyphenated compound, whose parts a page may write apart), no
+    function word, no number word."""
+    low = word.lower()
+    return bool(_PLAIN.fullmatch(word)) and low not in tx.STOPWORDS and not tx.WORDED_NUMBER.fullmatch(low)
+
+
+def _near(word: str, words: Set[str]) -> bool:
+    """``word`` or a spelling of it is among ``words`` ("metre"/"meter", "winter"/"overwinter")."""
+    return any(word == w or (min(len(word), len(w)) >= 4 and (word in w or w in word))
+               or difflib.SequenceMatcher(None, word, w).ratio() >= 0.8 for w in words)
+
+
+def _modified_heads(text: str, question: bool) -> list[tuple[str, str]]:
+    """(modifier, head) of each two adjacent plain words of ``text`` ("stainless steel *butterfly valves*"). In a
+    question only a lower-case modifier (a capitalised one is a name: ``named_instance_conflict``) of a head
+    that ends the phrase (a function word, a mark or the end follows) and is no participle ("inspired")."""
+    toks = _TOKENS.findall(text)
+    out = []
+    for i, (m, h) in enumerate(zip(toks, toks[1:])):
+        if not (_plain(m) and _plain(h)):
+            continue
+        if question:
+            after = toks[i + 2].lower() if i + 2 < len(toks) else "?"
+            if not m.islower() or h.lower().endswith("ed") or (after[0].isalnum() and after not in tx.STOPWORDS):
+                continue
+        out.append((m.lower(), h.lower()))
+    return out
+
+
+def modifier_conflict(question: str, context: str) -> bool:
+    """The question names a kind of thing by a lower-case modifier ("a *nuclear* plant", "*brass* ball valves")
+    and ``context`` names things of that kind only with other modifiers the question does not use ("Steam
+    plant", "stainless steel butterfly valves") and never the asked one: it is about a sibling instance."""
+    asked = _modified_heads(tx.ask_part(question) or question, question=True)
+    if not asked:
+        return False
+    q_words = {w.lower() for w in _PLAIN.findall(question)}
+    c_words = {w.lower() for w in _PLAIN.findall(context)}
+    said = _modified_heads(context, question=False)
+    for mod, head in asked:
+        if _near(mod, c_words):
+            continue
+        others = {m for m, h in said if tx.stem(h) == tx.stem(head)}
+        if others and not any(_near(m, q_words) for m in others):
             return True
     return False
 
