@@ -18,7 +18,9 @@ The question's distinguishing units (``units``), each of which must be found who
 * its designators (``kinds.designators``: "Class *B*", "Table *3*");
 * its counts and ordinals before a noun ("*nine* months", "the *first* quarter"; not "the first to
   start"), matched as words or as digits before the same noun ("6 Months", "2nd quarter", "Q1"), and its
-  numbers other than years ("aged *65*");
+  numbers other than years ("aged *65*"), as pages group them ("1200" is "1,200", "10%" "10 per cent");
+  not a slide or page number ("on slide 7": where to look) nor a count that opens the asked phrase
+  ("which *two* regions": how many things answer, which a page seldom counts);
 * the terms of the thing asked for (``focus.focus_of``: "what *fax* number", "what *label smoothing*
   value"), each weighted by its rarity among the retrieved snippets (``focus_weights``: IDF over its
   largest possible value): a term every snippet holds distinguishes nothing, one no snippet holds
@@ -111,7 +113,8 @@ class Unit:
 
 def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: dict[str, float]) -> list[Unit]:
     """The distinguishing units of ``question`` (see the module docstring); ``focus_weights``: the
-    focus terms' weights in 0..1 (``focus_weights``)."""
+    focus terms' weights in 0..1 (``focus_weights``). Accents are off on both sides (``text.fold``)."""
+    question = tx.fold(question)
     out: list[Unit] = []
     docs = _doc_terms(doc_names) | _naming_document(question)
     # "International Council of Containership Operators" of icco-members.pdf (split by "of" into two names)
@@ -131,7 +134,14 @@ def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: 
         out.append(Unit(f"{key} {'/'.join(sorted(des))}", key=key, designators=frozenset(des)))
     named = {t for u in out for t in u.terms}
     labels = set()
+    # A cardinal that opens the asked phrase says how many things the answer names ("which *two* regions", "the *top 4*
+    # ideas"), not which: a page lists them without counting them. An ordinal there still picks one ("the
+    # *second* step").
+    words = [w.lower() for w in focus.words]
+    asked = set(words[:1]) | (set(words[1:2]) if words[:1] == ["top"] else set())  # the phrase's first word
     for u in _count_units(question):
+        if u.label in asked and u.label not in _ORDINALS:
+            continue
         if u.label not in named and u.label not in labels:
             labels.add(u.label)
             out.append(u)
@@ -212,12 +222,30 @@ def focus_weights(focus: Focus, texts: Sequence[str]) -> dict[str, float]:
             for t in focus.terms}
 
 
+def _grouped(num: str) -> str:
+    """A pattern for ``num`` as pages print it: "2500" also as "2,500", "2 500" or "2.500" (thousands grouped),
+    "10%" also as "10 per cent"."""
+    if num.endswith("%"):  # "10%" also as "10 %", "10 per cent"
+        return _grouped(num[:-1]) + r"\s?(?:%|per\s?cent)"
+    whole, dot, rest = num.partition(".")
+    if len(whole) < 4 or not whole.isdigit():
+        return re.escape(num)
+    groups = [whole[max(0, i - 3):i] for i in range(len(whole), 0, -3)][::-1]
+    return r"[,.\s\u2009\u202f]?".join(groups) + (re.escape(dot + rest) if dot else "")
+
+
+_LOCATORS = frozenset("page pages p pp slide slides sheet sheets".split())
+"""Words whose number is a place in the document, not a count of the asked thing."""
+
+
 def _count_units(question: str) -> list[Unit]:
     """Counts and ordinals ("nine months", "first quarter") and bare numbers other than years."""
     toks = _TOKEN.findall(question)
     out: list[Unit] = []
     for i, tok in enumerate(toks):
         low = tok.lower().strip(".,'’")
+        if i and toks[i - 1].lower().strip(".,") in _LOCATORS:
+            continue  # "on slide 7", "page 2 of the form": where to look, which the page's text seldom prints
         nxt = toks[i + 1].lower().strip(".,?'’") if i + 1 < len(toks) else ""
         stem = re.escape(nxt[:4]) if len(nxt) >= 3 and nxt not in tx.STOPWORDS else ""
         if (low in _COUNTS or low in _ORDINALS) and stem:  # "nine months", not "the first to start"
@@ -228,7 +256,7 @@ def _count_units(question: str) -> list[Unit]:
             out.append(Unit(low, pattern=re.compile("|".join(alts), re.I)))
         elif re.fullmatch(r"\d+(?:[.,]\d+)?%?", low) and not _YEARLIKE.fullmatch(low):
             num = tx.normalise_number(low)
-            out.append(Unit(num, pattern=re.compile(rf"(?<![\w.]){re.escape(num)}(?![\d])")))
+            out.append(Unit(num, pattern=re.compile(rf"(?<![\w.]){_grouped(num)}(?![\d])")))
     return out
 
 
@@ -251,6 +279,7 @@ class Sources:
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> Sources:
+        texts = [tx.fold(t) for t in texts]
         segments = tuple(seg for t in texts for seg in _segments(t))
         joined = {tx.stem(a + b) for t in texts for line in t.splitlines()
                   for ws in [re.findall(r"[a-z0-9]+", _plain(line).lower())] for a, b in zip(ws, ws[1:])}

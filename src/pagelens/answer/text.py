@@ -4,6 +4,7 @@ splitting, markdown table parsing, row labels and column matching. Pure function
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from pagelens.answer import stat_terms as st
@@ -78,7 +79,7 @@ def content_terms(text: str) -> list[str]:
     """Stemmed, lowercased content words and numbers, in order (duplicates kept); a Greek letter counts as
     its name."""
     out = []
-    for w in words(text.translate(_GREEK)):
+    for w in words(fold(text).translate(_GREEK)):  # "Málaga" is "malaga", as a question may spell it
         lw = w.lower().strip("'’-")
         if not lw or lw in STOPWORDS:
             continue
@@ -91,6 +92,19 @@ def content_terms(text: str) -> list[str]:
         if "-" in lw or "_" in lw:
             out.append(stem(lw.replace("-", "").replace("_", "")))
     return out
+
+
+_FOLD = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                       "đ": "d", "Đ": "D", "ł": "l", "Ł": "L"})
+
+
+def fold(text: str) -> str:
+    """``text`` with its letters' accents off ("Özen" is "Ozen", "Kınacı" "Kinaci", "São" "Sao") and compatibility
+    forms plain (a ligature "ﬀ" is "ff"): a name a question spells without them is the same name."""
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def normalise_number(s: str) -> str:
@@ -216,7 +230,8 @@ def key_names(question: str) -> list[list[str]]:
     """The distinctive names a question relies on, each as the stems of its words: runs of
     capitalised words and acronyms ("Global Electronics", "BLEU", "English-to-German"), words with a
     capital inside ("iPhone", "eBay") and years. The question's first word is skipped (capitalised
-    anyway) unless it has a capital inside."""
+    anyway) unless it has a capital inside. Accents are off (``fold``): "Özen" is the name "Ozen"."""
+    question = fold(question)
     names: list[list[str]] = []
     run: list[str] = []
     tokens = re.findall(r"[A-Za-z0-9][A-Za-z0-9_'’.\-]*|[^\sA-Za-z0-9]", question)
