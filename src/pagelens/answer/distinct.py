@@ -204,7 +204,7 @@ def _title_stems() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _superlative_stems() -> frozenset[str]:
-    """Superlatives are read from the values (``kinds.missing_superlative``, extreme rows), not looked for."""
+    """Superlatives are read from the values (extreme rows), not looked for."""
     return frozenset(tx.stem(w) for w in _SUPERLATIVES)
 
 

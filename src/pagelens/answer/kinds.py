@@ -32,10 +32,6 @@ Two qualifier checks read the question's modifiers of the thing asked for:
   2022") and the span names only other quarters.
 * ``missing_event``: a question for the time of an event ("has X been *listed*") and a sentence
   that dates something else.
-* ``missing_superlative``: the question asks for the largest / first / main ... thing (the word
-  before a noun: "the *largest* European data center", not "the *first* to start itching"); a
-  sentence that does not say so does not answer it (table rows and charts are left out: there the
-  extreme is read from the values).
 
 The word lists are general English (question syntax, role nouns, street words), not any document's terms.
 """
@@ -102,18 +98,6 @@ _DESIGNATOR = re.compile(r"\b([A-Z][a-z]{2,})\s+([A-Z]|[IVX]{1,4}|\d{1,3})\b(?![
 # a question before a capital ("What R ...", "Does X ...").
 _NOT_KEYS = frozenset("the and for with from what which who whom whose when where why how does did do is are "
                       "was were has have had can could should would will shall may might must".split())
-_SUPERLATIVE = re.compile(r"\b(largest|biggest|smallest|highest|lowest|greatest|least|oldest|newest|youngest|"
-                          r"earliest|latest|longest|shortest|first|last|main|primary|principal|top|fastest|"
-                          r"slowest|cheapest|most|fewest)\b", re.I)
-_SUPERLATIVE_SAME = {"largest": "larg big most major", "biggest": "larg big most major", "first": "first initi earli",
-                     "main": "main primari princip major", "primary": "main primari princip major",
-                     "principal": "main primari princip major", "top": "top lead largest best"}
-
-
-_NOT_A_NOUN = frozenset("to of in on at among that which who whom one ones and or by for than from is are was were "
-                        "the a an".split())
-
-
 _MONEY_NAME = re.compile(r"\b(prices?|costs?|fees?|dividends?|salar(y|ies)|wages?|dollars?|usd|eur|euros?)\b|"
                          r"[$€£¥]", re.I)
 
@@ -393,22 +377,6 @@ def missing_event(question: str, kind: str, sentence: str) -> bool:
     return not any(tx.stem(e) in stems for e in events)
 
 
-_BEFORE_SUPERLATIVE = frozenset("the a an its their his her our your my this that these those what which whose "
-                                "second third single very overall".split())
-
-
-def _before_superlative(before: str) -> bool:
-    """The word before a superlative makes it a modifier: a determiner, a possessive or a wh-word ("*the*
-    largest", "Meta's main", "*which* first"), or the question's start; after a noun or a hyphenated
-    modifier it is a noun or an adverb ("the payments *primary* escalate", "the on-call *primary*", "the
-    member *first* joined")."""
-    words = before.split()
-    if not words:
-        return True
-    prev = words[-1].lower().strip(",;:")
-    return prev in _BEFORE_SUPERLATIVE or prev.endswith(("'s", "’s", "s'"))
-
-
 _UNIT_WORDS = frozenset(tx.content_terms(
     "how long many much time period duration second seconds minute minutes hour hours day days week weeks month "
     "months quarter quarters year years working business calendar"))
@@ -429,20 +397,3 @@ def missing_action(question: str, kind: str, sentence: str, focus_terms: Sequenc
         return False
     stems = set(tx.content_terms(sentence))
     return not any(t in stems or tx.prefix_match(t, stems) for t in asked)
-
-
-def missing_superlative(question: str, text: str) -> bool:
-    """The question asks for the largest / first / main ... and the sentence ``text`` says no such thing."""
-    part = tx.ask_part(question) or question
-    asked = [m.group(1).lower() for m in _SUPERLATIVE.finditer(part)
-             if (nxt := part[m.end():].split()[:1]) and (w := nxt[0].lower().strip("?,.;:")) and w not in _NOT_A_NOUN
-             and _before_superlative(part[:m.start()])]
-    if not asked:
-        return False
-    low = text.lower()
-    stems = set(tx.content_terms(text))
-    for word in asked:
-        same = (_SUPERLATIVE_SAME.get(word, "") + f" {word}").split()
-        if not any(s in stems or s in low for s in same):
-            return True
-    return False

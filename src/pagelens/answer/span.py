@@ -28,8 +28,9 @@ _CLAUSE_SPLIT = re.compile(r"(?<=[;:,])\s+(?=\D)|(?<![\d%])\s+[–—]\s+(?![$�
 """Clause boundaries: after ";", ":" or "," (not inside "1, 2"), and dashes not inside a range ("$3.4 – $3.6")."""
 
 
-WHY_Q = re.compile(r"^\s*(why|for what reason)\b|,\s*why\b|\bwhat\s+(is|was|are|were)\s+the\s+(reasons?|causes?)\s+"
-                   r"(for|why|of)\b|\bwhat\s+(caused|led\s+to)\b", re.I)
+WHY_Q = re.compile(r"^\s*(why|for what reason)\b|,\s*why\b|\bwhat\s+(is|was|are|were)\s+the\s+"
+                   r"(?:(?:main|primary|chief|principal|likely)\s+)?(reasons?|causes?)\s+(for|why|of)\b|"
+                   r"\bwhat\s+(caused|led\s+to)\b", re.I)
 REASON = re.compile(r"\b(because|due to|owing to|as a result of|on account of|in order to|so that|"
                      r"thanks to|caused by|for fear|to avoid|to prevent)\b", re.I)
 """A question for a reason ("Why was X withdrawn?") is answered by the clause that gives one ("Due to
