@@ -5,36 +5,25 @@ regions") how many things answer, neither is a fact the page must state (``pagel
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pymupdf
 import pytest
 
 from pagelens.answer import distinct as ds
 from pagelens.answer import text as tx
 from pagelens.answer.focus import focus_of
 from index_support import ingested_app
+from pdf_support import headed_pages
 
-
-
-def _report(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Dunmore Solar Cooperative - Annual Note", fontsize=14)
-    page.insert_textbox(pymupdf.Rect(72, 90, 540, 300), (
-        "The supply contract covers 1,200 households in Dunmore. Under it the monthly fee is EUR 14 per "
-        "household. A second contract, for 300 farms, sets a monthly fee of EUR 31.\n"
+NOTE = ("Dunmore Solar Cooperative - Annual Note\n"
+        "The supply contract covers 1,200 households in Dunmore. Under it the monthly fee is EUR 14 per household. "
+        "A second contract, for 300 farms, sets a monthly fee of EUR 31.\n"
         "Field tests were run by Dr. Müller at Málaga, where the panels reached an efficiency of 28.3 per cent. "
-        "At Porto the same panels reached 24.9 per cent."), fontsize=10, fontname="helv")
-    doc.save(path)
-    doc.close()
-    return path
+        "At Porto the same panels reached 24.9 per cent.")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("spellings")
-    with ingested_app(root, [_report(root / "dunmore-note.pdf")], answer_cache=False) as app:
+    with ingested_app(root, [headed_pages(root / "dunmore-note.pdf", [NOTE])], answer_cache=False) as app:
         yield app
 
 

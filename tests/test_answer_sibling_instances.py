@@ -5,33 +5,22 @@ bench/scans_build.py, where such a question was answered with the butterfly valv
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pymupdf
 import pytest
 
 from pagelens.answer import kinds
 from index_support import ingested_app
+from pdf_support import headed_pages
 
-
-def _letter(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Fenwick Pump Works", fontsize=14)
-    page.insert_textbox(pymupdf.Rect(72, 90, 540, 260), (
-        "Dear Ms. Arkwright, thank you for your enquiry of 2nd May. We are pleased to quote for sixty DN50 "
-        "cast iron gate valves to your drawing FW-31 at a price of £21.40 each, ex works. Delivery would be "
-        "four weeks from receipt of your order. The valves are tested to 16 bar before despatch."),
-        fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
+LETTER = ("Fenwick Pump Works\n"
+          "Dear Ms. Arkwright, thank you for your enquiry of 2nd May. We are pleased to quote for sixty DN50 cast "
+          "iron gate valves to your drawing FW-31 at a price of £21.40 each, ex works. Delivery would be four weeks "
+          "from receipt of your order. The valves are tested to 16 bar before despatch.")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("siblings")
-    with ingested_app(root, [_letter(root / "fenwick-quotation.pdf")], answer_cache=False) as app:
+    with ingested_app(root, [headed_pages(root / "fenwick-quotation.pdf", [LETTER])], answer_cache=False) as app:
         yield app
 
 

@@ -6,31 +6,22 @@ missing place."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pymupdf
 import pytest
 
 from index_support import ingested_app
+from pdf_support import headed_pages
 
 
-def _brief(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Orrin Bridge Works - Progress Report, March", fontsize=14)
-    page.insert_textbox(pymupdf.Rect(72, 90, 540, 260), (
-        "The deck of the Orrin footbridge was finished three weeks late. The delay was caused by a shortage "
-        "of structural steel at the mill in Corby. Painting of the railings starts in April and the bridge "
-        "is expected to open to the public on 14 May."), fontsize=10)
-    doc.save(path)
-    doc.close()
-    return path
+REPORT = ("Orrin Bridge Works - Progress Report, March\n"
+          "The deck of the Orrin footbridge was finished three weeks late. The delay was caused by a shortage of "
+          "structural steel at the mill in Corby. Painting of the railings starts in April and the bridge is "
+          "expected to open to the public on 14 May.")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("superlative")
-    with ingested_app(root, [_brief(root / "orrin-bridge-report.pdf")], answer_cache=False) as app:
+    with ingested_app(root, [headed_pages(root / "orrin-bridge-report.pdf", [REPORT])], answer_cache=False) as app:
         yield app
 
 
