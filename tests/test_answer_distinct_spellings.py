@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pagelens.answer import distinct as ds
-from pagelens.answer import text as tx
+from pagelens.answer.letters import fold
 from pagelens.answer.focus import focus_of
 from index_support import ingested_app
 from pdf_support import headed_pages
@@ -48,7 +48,7 @@ def test_numbers_and_names_as_pages_write_them():
     assert _stated("Which plan covers 2500 members?", "The plan covers 25,000 members.") == [("2500", False)]
     assert _stated("Which fund returned 10% in the year?", "The fund returned 10 per cent.") == [("10%", True)]
     assert _stated("What did the survey in Sao Paulo find?", "A survey in São Paulo found ...") == [("sao paulo", True)]
-    assert tx.fold("Özçelik, Kınacı, Cliﬀord") == "Ozcelik, Kinaci, Clifford"
+    assert fold("Özçelik, Kınacı, Cliﬀord") == "Ozcelik, Kinaci, Clifford"
 
 
 def test_locators_and_the_answers_own_count_are_no_units():

@@ -76,6 +76,7 @@ from functools import lru_cache
 
 from pagelens.answer import kinds, spellings
 from pagelens.answer import text as tx
+from pagelens.answer.letters import fold
 from pagelens.answer.focus import TYPE_WORDS, Focus
 
 _COUNTS = {w: i for i, w in enumerate(
@@ -113,8 +114,8 @@ class Unit:
 
 def units(question: str, doc_names: Sequence[str], focus: Focus, focus_weights: dict[str, float]) -> list[Unit]:
     """The distinguishing units of ``question`` (see the module docstring); ``focus_weights``: the
-    focus terms' weights in 0..1 (``focus_weights``). Accents are off on both sides (``text.fold``)."""
-    question = tx.fold(question)
+    focus terms' weights in 0..1 (``focus_weights``). Accents are off on both sides (``letters.fold``)."""
+    question = fold(question)
     out: list[Unit] = []
     docs = _doc_terms(doc_names) | _naming_document(question)
     # "International Council of Containership Operators" of icco-members.pdf (split by "of" into two names)
@@ -279,7 +280,7 @@ class Sources:
 
     @classmethod
     def of(cls, texts: Sequence[str]) -> Sources:
-        texts = [tx.fold(t) for t in texts]
+        texts = [fold(t) for t in texts]
         segments = tuple(seg for t in texts for seg in _segments(t))
         joined = {tx.stem(a + b) for t in texts for line in t.splitlines()
                   for ws in [re.findall(r"[a-z0-9]+", _plain(line).lower())] for a, b in zip(ws, ws[1:])}

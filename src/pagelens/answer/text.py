@@ -4,10 +4,10 @@ splitting, markdown table parsing, row labels and column matching. Pure function
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
 from pagelens.answer import stat_terms as st
+from pagelens.answer.letters import fold
 
 # Words that carry no topic: function words plus the vocabulary of asking questions.
 STOPWORDS = frozenset(
@@ -92,19 +92,6 @@ def content_terms(text: str) -> list[str]:
         if "-" in lw or "_" in lw:
             out.append(stem(lw.replace("-", "").replace("_", "")))
     return out
-
-
-_FOLD = str.maketrans({"ı": "i", "ø": "o", "Ø": "O", "ß": "ss", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
-                       "đ": "d", "Đ": "D", "ł": "l", "Ł": "L"})
-
-
-def fold(text: str) -> str:
-    """``text`` with its letters' accents off ("Özen" is "Ozen", "Kınacı" "Kinaci", "São" "Sao") and compatibility
-    forms plain (a ligature "ﬀ" is "ff"): a name a question spells without them is the same name."""
-    if text.isascii():
-        return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def normalise_number(s: str) -> str:
