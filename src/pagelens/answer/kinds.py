@@ -28,6 +28,8 @@ Two qualifier checks read the question's modifiers of the thing asked for:
   EPS") and the span names only another ("rules for the *primary*").
 * ``named_instance_conflict``: the question names "*Black Moss* Reservoir" and the span only "*Hollins*
   Reservoir".
+* ``modifier_conflict``: the same with a lower-case modifier: "*brass* ball valves" asked, only "stainless
+  steel *butterfly* valves" in the span.
 * ``period_conflict``: the question names a fiscal quarter ("2Q22", "Q2 2022", "the second quarter of
   2022") and the span names only other quarters.
 * ``missing_event``: a question for the time of an event ("has X been *listed*") and a sentence
