@@ -343,8 +343,7 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
             context, pieces, own = f"{names} {head} {caption}", [c.cells[col]], f"{names} {head}"
         else:
             context, pieces, own = f"{names} {' '.join(c.header)} {caption}", [c.text], c.text
-        if focus.kind == "money" and kinds.money_cell(pieces[0], f"{own} {caption}"):
-            pieces = [f"$ {pieces[0]}"] if not sp.has_type("money", pieces[0], question) else pieces
+        pieces = [_money_value(focus, question, pieces[0], f"{own} {caption}")]
         if focus.kind in kinds.ENTITY_KINDS:
             pieces = [f"{c.label or c.cells[0]} {pieces[0]}" if len(pieces[0]) < 40 else c.label or c.cells[0]]
         named = [_cover(focus, idf, context, pieces[0]) >= NAMED]
@@ -353,9 +352,7 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
         return _qualified(found, question, own, None, f"{own} {c.match_text}", c.doc)
     if c.kind == "field" and (m := LABEL_VALUE.match(c.text)):
         named = [_cover(focus, idf, m.group(1), m.group(2)) >= NAMED]
-        value = m.group(2)
-        if focus.kind == "money" and not sp.has_type("money", value, question) and kinds.money_cell(value, m.group(1)):
-            value = f"$ {value}"  # "Fee paid (EUR): 45": the label gives the currency
+        value = _money_value(focus, question, m.group(2), m.group(1))  # "Fee paid (EUR): 45"
         found = (focus_span(focus, idf, m.group(1), value), type_near(focus, question, [value], named),
                  conditions_found(question, c.text, c.doc))
         return _qualified(found, question, m.group(1), None, c.match_text, c.doc)
@@ -365,6 +362,14 @@ def _attachment(focus: Focus, question: str, c: Candidate, col: int | None, idf:
     found = focus_span(focus, idf, text), type_near(focus, question, pieces, named), conditions_found(question, text, c.doc)
     return _qualified(found, question, text, text if c.kind in ("sentence", "figure") else None, c.match_text, c.doc,
                       focus.terms)
+
+
+def _money_value(focus: Focus, question: str, value: str, names: str) -> str:
+    """``value`` read as an amount of money when a money question asks and its row, column or label (``names``)
+    gives the currency or says price, cost, fee ... ("Average price per share | 95.30", "Fee paid (EUR): 45")."""
+    if focus.kind == "money" and not sp.has_type("money", value, question) and kinds.money_cell(value, names):
+        return f"$ {value}"
+    return value
 
 
 def _qualified(found: tuple[float, float, float], question: str, context: str, sentence: str | None,
