@@ -1,7 +1,8 @@
 """Answer-type cues: what the question's form asks for, as bonuses and penalties on each candidate.
 
 ``Cues.of`` reads the question once: the numbers it gives, whether it asks for a number ("how many", "what
-percentage"), a date ("when"), a person ("who"), quoted speech ("what does X say"), a reason ("why"), a
+percentage", a thing whose head noun names a quantity: "what *F value* does the term get", ``focus.focus_of``),
+a date ("when"), a person ("who"), quoted speech ("what does X say"), a reason ("why"), a
 figure ("Fig. 4"), a table's row or column or an extreme ("lowest", ``MIN_Q`` / ``MAX_Q``), a value with a
 form of its own (an e-mail address, a web address, a phone number) or a thing's type of ``kinds`` (money,
 an address, a place, a role). ``Cues.adjust`` gives one candidate its additive bonus (the question's numbers
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pagelens.answer import kinds, span
+from pagelens.answer.focus import focus_of
 from pagelens.answer import lexical as lx
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
@@ -126,7 +128,8 @@ class Cues:
         date = bool(_DATE_Q.search(question))
         table = bool(_TABLE_Q.search(question) or MIN_Q.search(question) or MAX_Q.search(question))
         words = tx.focus_words(question)
-        cues = cls(q_terms, tx.numbers(question), bool(_NUMERIC_Q.search(question)) and not date,
+        numeric = bool(_NUMERIC_Q.search(question)) or focus_of(question).kind == "number"
+        cues = cls(q_terms, tx.numbers(question), numeric and not date,
                    sp.answer_type(question) == "person", date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
                    table, tx.ask_terms(question), words[0] if len(words) >= 2 else [],
