@@ -4,6 +4,8 @@ The focus is the noun phrase the wh-word asks about, with its modifiers: "What *
 Meta declare ...", "How many *full-time employees* ...", "What *e-mail address* did ...", "Who is the
 *chief executive* ...". A possessor ("Meta's") is a name, not the focus (``text.key_names`` covers it);
 "of" joins only after a measure word ("the *number of employees*", "what *share of the tokens*").
+"What *does* the applicant propose ...", "what *did* the board approve": the noun after the auxiliary is the
+verb's subject, and the question names no thing (``text.DO_AUX``).
 
 Two support features come from it (see ``pagelens.answer.support``):
 
@@ -139,6 +141,8 @@ def focus_of(question: str) -> Focus:
             return Focus((), (), kind)
     if wh in ("when", "where") or (wh in ("who", "whom") and i < len(toks) and toks[i].lower() not in _AUX):
         return Focus((), (), kind)  # "Who wrote ...": a verb follows, the question names no thing
+    if wh in ("what", "which") and i < len(toks) and toks[i].lower() in tx.DO_AUX:
+        return Focus((), (), kind)  # "What does *the applicant* propose ...": the noun is the verb's subject
     words: list[str] = []
     skipping = True  # auxiliaries and determiners before the phrase ("what was the ...")
     while i < len(toks) and sum(w.lower() not in _JOINERS for w in words) < MAX_FOCUS_WORDS:

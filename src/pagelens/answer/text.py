@@ -406,8 +406,12 @@ def row_text(header: list[str], cells: list[str]) -> str:
 
 
 # -- abstention checks ------------------------------------------------------------------------------
+DO_AUX = frozenset("do does did can could will would shall should may might must has have had".split())
+"""Auxiliaries that, right after "what" / "which", make the noun after them the verb's subject: "What *does the
+applicant* propose to build" asks for what is proposed, not for the applicant ("what *is* the capital" still
+names its thing)."""
 _FOCUS = re.compile(
-    r"^(?:.*?,\s*)?(?:what|which)\s+(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+    r"^(?:.*?,\s*)?(?:what|which)\s+(?!(?:" + "|".join(sorted(DO_AUX)) + r")\b)(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
     r"(?:of|for|in|on|does|do|did|is|are|was|were|has|have|had|that|to|at|by)\b",
     re.I,
 )
