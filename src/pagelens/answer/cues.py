@@ -10,7 +10,8 @@ in it, a field or row label the question names, the asked figure) and its multip
 number for a numeric question, no date for a "when", a blank asked cell, only other quarters,
 designators, contrasting words or names of the asked kind than the question's), which ``extractive`` scores
 it with. How a page answers a question about itself is read too: a byline for "who wrote", the name under
-a letter's close for "who signed", a name made with the asked noun for "in which *journal*", the asked
+a letter's close for "who signed" (both of the top source's document only: "who wrote *the paper on* ..." is
+about one document, another's signature is not its author), a name made with the asked noun for "in which *journal*", the asked
 statistic stated with a number ("averaged 23 per cent"), the asked extreme said in a sentence.
 """
 
@@ -122,6 +123,7 @@ class Cues:
     statistic: str = ""  # the asked statistic, stemmed ("averag", "median", "total")
     superlative: tuple[str, ...] = ()  # the question's extreme words, stemmed ("highest")
     titles: tuple[str, ...] = ()  # the sources' titles by their file properties, normalized (``fields.titles``)
+    top_doc: str = ""  # the document of the top source: the one a "who wrote the paper on ..." question is about
 
     @classmethod
     def of(cls, question: str, q_terms: list[str]) -> Cues:
@@ -181,10 +183,10 @@ class Cues:
                 bonus += FIGURE_REF_BONUS
         if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
-        elif self.author and c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
+        elif self.author and c.doc in ("", self.top_doc) and c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
                 and _BYLINE.match(c.text) and _names_person(c.text, self.q_terms) and not re.search(r"\d", c.text):
             bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
-        elif self.author and (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
+        elif self.author and c.doc in ("", self.top_doc) and (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
             bonus += SIGNATURE_BONUS  # a letter's signature
         if c.text in self.instance_named:
             bonus += INSTANCE_BONUS

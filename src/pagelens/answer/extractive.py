@@ -74,7 +74,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 43
+EXTRACTIVE_VERSION = 44
 
 
 @dataclass
@@ -130,6 +130,7 @@ class ExtractiveAnswerer:
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms)
+        cues.top_doc = top[0].chunk.doc_name
         cues.name_instances(cands)
         cues.titles = tuple(dict.fromkeys(fl.titles(cands) + fl.cover_titles(top)))
         naming = sp.naming_terms(top)  # "Acme's", "10-K": which document, never which span
