@@ -6,7 +6,8 @@ Each candidate is scored against the question by
 
 * meaning: cosine similarity of its embedding with the question's (one batch for all candidates),
 * words: IDF-weighted coverage of the question's content words (stemmed) and numbers,
-* position: the rank of its source,
+* position: the rank of its source; a question that names its document(s) (``retrieve.routing`` marks their
+  sources) marks down the candidates of other documents (``OFF_ROUTE_PENALTY``),
 * answer type: "how many / what percentage / which score..." questions want a number the question
   does not already contain; superlatives ("lowest", "largest") pick the extreme cell of a column;
   "why" questions want a sentence that gives a reason ("because", "due to") (``cues``).
@@ -16,7 +17,8 @@ column the question names is quoted alone, and a table that lacks the asked row 
 and supports nothing. A field of the top source's form whose label the question names is quoted first,
 and a blank one withholds the answer (``fields``). The answer is the best one to three snippets, each the
 shortest span of its kind (``render``, ``span``: a table cell with its row label and column header, the
-clauses of a sentence that carry the answer), each followed by its citation ``[N, p.X]``. It is withheld
+clauses of a sentence that carry the answer), each followed by its citation ``[N, p.X]``; after the first,
+none from a document the question does not name (an answer is not assembled from two people's forms). It is withheld
 ("The documents do not contain the answer.") by default (``answer.abstain = "support"``) when its support
 score (``support.support_score`` of the features ``support.answer_support`` reads) is below
 ``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
@@ -58,6 +60,7 @@ from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.answer.render import asked_column, render
 from pagelens.answer.table_read import cell_attachment, read_tables
 from pagelens.embed.protocol import TextEmbedder
+from pagelens.retrieve.routing import SCOPE_STRENGTH
 from pagelens.models import SearchHit
 from pagelens.settings import AnswerSettings
 
@@ -66,6 +69,7 @@ W_SEMANTIC = 0.45
 W_LEXICAL = 0.40
 W_RANK = 0.15
 FOCUS_STATED_WEIGHT = 0.1  # lexical weight of the asked thing's words (``Focus.terms``) the candidate states itself
+OFF_ROUTE_PENALTY = 0.85  # a question that names its document(s): a candidate from a document it does not name
 SOURCES_USED = 6  # top sources split into candidates
 EMBED_CANDIDATES = 10  # candidates (by words + rank) that get embedded
 EMBED_WORDIEST = 2  # ... and the candidates richest in the question's words among the rest (a lower-ranked source)
@@ -74,7 +78,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 44
+EXTRACTIVE_VERSION = 45
 
 
 @dataclass
@@ -140,6 +144,8 @@ class ExtractiveAnswerer:
             naming |= fl.title_terms(cands)
         span_terms = [t for t in q_terms if t not in naming] or q_terms
         asked_terms = [t for t in focus.terms if t in span_terms]  # the asked thing's words ("reporting agencies")
+        # The documents the question names (``retrieve.routing``: as strong as those it searches on their own).
+        routed = {i for i, h in enumerate(top) if h.channels.get("route", 0.0) >= SCOPE_STRENGTH}
         for c in cands:
             if spelled := spellings.spelled_acronyms(question, c.match_text):  # "MAE (s): 97" states the "mean absolute error"
                 c.match_text = f"{c.match_text} ({'; '.join(spelled)})"
@@ -147,6 +153,8 @@ class ExtractiveAnswerer:
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = lx.coverage(span_terms, idf, c.match_text)
             c.bonus, c.factor = cues.adjust(c)
+            if routed and c.source not in routed:
+                c.factor *= OFF_ROUTE_PENALTY
             c.score = (W_LEXICAL * c.lexical + W_RANK * _rank_prior(c.source) + c.bonus) * c.factor
             # Ranked by the words it states itself and the asked thing's among them; the score abstention weighs is not.
             c.shift = W_LEXICAL * (lx.stated_coverage(span_terms, idf, c) - c.lexical
@@ -180,6 +188,8 @@ class ExtractiveAnswerer:
                 continue
             if best.column is not None and c.source == best.source and c.header == best.header:
                 continue  # the table's named cell answers: its neighbours are not the answer
+            if routed and c.source not in routed and top[c.source].chunk.doc_name != top[best.source].chunk.doc_name:
+                continue  # the question names its document(s): another's snippet is no part of the answer
             if not any(_overlaps(c, o) for o in chosen):
                 chosen.append(c)
         parts: list[str] = []
