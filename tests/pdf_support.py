@@ -45,6 +45,21 @@ def bystander_pdfs(root: Path, names: tuple[str, ...] = ("river-survey", "harbor
     return paths
 
 
+def line_form(path: Path, title: str, lines: list[str], metadata_title: bool = False, title_size: float = 14) -> Path:
+    """A one-page form: ``title`` at the top, then one ``label: value`` line per entry of ``lines`` (the
+    title also as the file's title property when ``metadata_title``)."""
+    doc = pymupdf.open()
+    if metadata_title:
+        doc.set_metadata({"title": title})
+    page = doc.new_page()
+    page.insert_text((72, 60), title, fontsize=title_size)
+    for i, line in enumerate(lines):
+        page.insert_text((72, 100 + 22 * i), line, fontsize=11)
+    doc.save(path)
+    doc.close()
+    return path
+
+
 def headed_pages(path: Path, pages: list[str], width: float = 612, height: float = 792, margin: float = 72,
                  title_size: float = 16) -> Path:
     """One page per entry of ``pages``: its first line as the page's heading, the rest as body text

@@ -6,24 +6,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymupdf
 import pytest
 
 from pagelens.answer import kinds
 from index_support import ingested_app
+from pdf_support import line_form
 
 
 def _application(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Glenmore Rowing Club - Application for Boat Storage", fontsize=14)
-    lines = ["1. Applicant name: Orla Keaveney", "2. Boat type: Single scull", "3. Rack requested: B-14",
-             "4. Season: April to October", "5. Storage fee paid (EUR): 120", "6. Signature: O. Keaveney"]
-    for i, line in enumerate(lines):
-        page.insert_text((72, 100 + 22 * i), line, fontsize=11)
-    doc.save(path)
-    doc.close()
-    return path
+    return line_form(path, "Glenmore Rowing Club - Application for Boat Storage",
+                     ["1. Applicant name: Orla Keaveney", "2. Boat type: Single scull", "3. Rack requested: B-14",
+                      "4. Season: April to October", "5. Storage fee paid (EUR): 120", "6. Signature: O. Keaveney"])
 
 
 @pytest.fixture(scope="module")

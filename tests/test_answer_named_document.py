@@ -7,38 +7,24 @@ report on electricity generation."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pymupdf
 import pytest
 
 from index_support import ingested_app
-from pdf_support import headed_pages
-
-
-def _form(path: Path, title: str, lines: list[str]) -> Path:
-    doc = pymupdf.open()
-    doc.set_metadata({"title": title})
-    page = doc.new_page()
-    page.insert_text((72, 60), title, fontsize=14)
-    for i, line in enumerate(lines):
-        page.insert_text((72, 100 + 22 * i), line, fontsize=11)
-    doc.save(path)
-    doc.close()
-    return path
+from pdf_support import headed_pages, line_form
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("named-document")
     pdfs = [
-        _form(root / "calder-valley-membership-renewal.pdf", "Calder Valley Naturalists - Membership Renewal 2025",
-              ["Membership number: CVN-3318", "Member name: Priya Ramanathan"]),
-        _form(root / "riverside-walkers-membership.pdf", "Riverside Walkers - Membership Application",
-              ["Applicant name: Tomasz Wierzbicki", "Date of birth: 03/14/1979", "Membership type: Single"]),
-        _form(root / "harbour-energy-electricity-bill.pdf", "Harbour Energy - Electricity Bill - March 2025",
-              ["Account number: 4471-220", "Energy used (kWh): 412", "Energy charge: 84.20",
-               "Tax (VAT 20%): 16.84", "Total due: 101.04"]),
+        line_form(root / "calder-valley-membership-renewal.pdf", "Calder Valley Naturalists - Membership Renewal 2025",
+                  ["Membership number: CVN-3318", "Member name: Priya Ramanathan"], metadata_title=True),
+        line_form(root / "riverside-walkers-membership.pdf", "Riverside Walkers - Membership Application",
+                  ["Applicant name: Tomasz Wierzbicki", "Date of birth: 03/14/1979", "Membership type: Single"],
+                  metadata_title=True),
+        line_form(root / "harbour-energy-electricity-bill.pdf", "Harbour Energy - Electricity Bill - March 2025",
+                  ["Account number: 4471-220", "Energy used (kWh): 412", "Energy charge: 84.20", "Tax (VAT 20%): 16.84",
+                   "Total due: 101.04"], metadata_title=True),
         headed_pages(root / "national-electricity-generation.pdf", [
             "Annual electricity generation\nThe electricity generation tax credit shown in Figure 1 rose from "
             "1.2 to 2.5 billion over 55 observations of annual net electricity generation from 1949 through 2003."]),

@@ -7,25 +7,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pymupdf
 import pytest
 
 from pagelens.answer import text as tx
 from pagelens.answer.focus import focus_of
 from index_support import ingested_app
+from pdf_support import line_form
 
 
 def _permit(path: Path) -> Path:
-    doc = pymupdf.open()
-    page = doc.new_page()
-    page.insert_text((72, 60), "Town of Ashby - Planning Office - Householder Planning Application", fontsize=13)
-    lines = ["Site address: 14 Mill Lane, Ashby", "Proposed work: single-storey timber boathouse",
-             "Applicant name: Tomasz Wierzbicki", "Agent: none", "Application fee: 206", "Date received: 3 June 2025"]
-    for i, line in enumerate(lines):
-        page.insert_text((72, 100 + 22 * i), line, fontsize=11)
-    doc.save(path)
-    doc.close()
-    return path
+    return line_form(path, "Town of Ashby - Planning Office - Householder Planning Application",
+                     ["Site address: 14 Mill Lane, Ashby", "Proposed work: single-storey timber boathouse",
+                      "Applicant name: Tomasz Wierzbicki", "Agent: none", "Application fee: 206",
+                      "Date received: 3 June 2025"], title_size=13)
 
 
 @pytest.fixture(scope="module")
