@@ -11,8 +11,9 @@ number for a numeric question, no date for a "when", a blank asked cell, only ot
 designators, contrasting words or names of the asked kind than the question's), which ``extractive`` scores
 it with. How a page answers a question about itself is read too: a byline for "who wrote", the name under
 a letter's close for "who signed" (both of the top source's document only: "who wrote *the paper on* ..." is
-about one document, another's signature is not its author), a name made with the asked noun for "in which *journal*", the asked
-statistic stated with a number ("averaged 23 per cent"), the asked extreme said in a sentence.
+about one document, another's signature is not its author), a name made with the asked noun for "in which
+*journal*", the asked statistic stated with a number ("averaged 23 per cent"), the asked extreme said in a
+sentence.
 """
 
 from __future__ import annotations
@@ -22,11 +23,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pagelens.answer import kinds, span
-from pagelens.answer.focus import focus_of
 from pagelens.answer import lexical as lx
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate
+from pagelens.answer.focus import Focus, focus_of
 
 # Multipliers for answer-type cues.
 NUMERIC_MISSING_PENALTY = 0.75  # a numeric question, a candidate with no new number
@@ -126,11 +127,12 @@ class Cues:
     top_doc: str = ""  # the document of the top source: the one a "who wrote the paper on ..." question is about
 
     @classmethod
-    def of(cls, question: str, q_terms: list[str]) -> Cues:
+    def of(cls, question: str, q_terms: list[str], focus: Focus | None = None) -> Cues:
+        """``focus``: the question's ``focus.focus_of``, when the caller has it already."""
         date = bool(_DATE_Q.search(question))
         table = bool(_TABLE_Q.search(question) or MIN_Q.search(question) or MAX_Q.search(question))
         words = tx.focus_words(question)
-        numeric = bool(_NUMERIC_Q.search(question)) or focus_of(question).kind == "number"
+        numeric = bool(_NUMERIC_Q.search(question)) or (focus or focus_of(question)).kind == "number"
         cues = cls(q_terms, tx.numbers(question), numeric and not date,
                    sp.answer_type(question) == "person", date, bool(_SPEECH_Q.search(question)),
                    bool(_FIGURE_Q.search(question)), {m.group(1) for m in _FIGURE_REF.finditer(question)},
@@ -183,10 +185,12 @@ class Cues:
                 bonus += FIGURE_REF_BONUS
         if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
-        elif self.author and c.doc in ("", self.top_doc) and c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
+        elif not (self.author and c.doc in ("", self.top_doc)):
+            pass  # a byline or a signature counts for the top source's document only
+        elif c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
                 and _BYLINE.match(c.text) and _names_person(c.text, self.q_terms) and not re.search(r"\d", c.text):
             bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
-        elif self.author and c.doc in ("", self.top_doc) and (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
+        elif (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
             bonus += SIGNATURE_BONUS  # a letter's signature
         if c.text in self.instance_named:
             bonus += INSTANCE_BONUS

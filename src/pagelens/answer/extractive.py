@@ -18,8 +18,8 @@ and supports nothing. A field of the top source's form whose label the question 
 and a blank one withholds the answer (``fields``). The answer is the best one to three snippets, each the
 shortest span of its kind (``render``, ``span``: a table cell with its row label and column header, the
 clauses of a sentence that carry the answer), each followed by its citation ``[N, p.X]``; after the first,
-none from a document the question does not name (an answer is not assembled from two people's forms). It is withheld
-("The documents do not contain the answer.") by default (``answer.abstain = "support"``) when its support
+none from a document the question does not name (an answer is not assembled from two people's forms). It is
+withheld ("The documents do not contain the answer.") by default (``answer.abstain = "support"``) when its support
 score (``support.support_score`` of the features ``support.answer_support`` reads) is below
 ``answer.abstain_support``: the evidence score, times the share of the question's dates found on the
 answer's page, halved for each missing support — the thing asked for (``focus``: "the *dividend per
@@ -60,8 +60,8 @@ from pagelens.answer.prompts import ABSTAIN_TEXT
 from pagelens.answer.render import asked_column, render
 from pagelens.answer.table_read import cell_attachment, read_tables
 from pagelens.embed.protocol import TextEmbedder
-from pagelens.retrieve.routing import SCOPE_STRENGTH
 from pagelens.models import SearchHit
+from pagelens.retrieve.routing import SCOPE_STRENGTH
 from pagelens.settings import AnswerSettings
 
 # Weights of the evidence score (they sum to 1, so the score stays in 0..1).
@@ -133,7 +133,7 @@ class ExtractiveAnswerer:
         q_terms = tx.content_terms(question)
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
-        cues = Cues.of(question, q_terms)
+        cues = Cues.of(question, q_terms, focus)
         cues.top_doc = top[0].chunk.doc_name
         cues.name_instances(cands)
         cues.titles = tuple(dict.fromkeys(fl.titles(cands) + fl.cover_titles(top)))

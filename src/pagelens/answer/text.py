@@ -411,7 +411,8 @@ DO_AUX = frozenset("do does did can could will would shall should may might must
 applicant* propose to build" asks for what is proposed, not for the applicant ("what *is* the capital" still
 names its thing)."""
 _FOCUS = re.compile(
-    r"^(?:.*?,\s*)?(?:what|which)\s+(?!(?:" + "|".join(sorted(DO_AUX)) + r")\b)(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
+    r"^(?:.*?,\s*)?(?:what|which)\s+(?!(?:" + "|".join(sorted(DO_AUX)) + r")\b)"
+    r"(?:is\s+|are\s+|was\s+|were\s+)?(?:the\s+)?((?:[\w-]+\s+){0,3}?[\w-]+)\s+"
     r"(?:of|for|in|on|does|do|did|is|are|was|were|has|have|had|that|to|at|by)\b",
     re.I,
 )
