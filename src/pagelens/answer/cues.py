@@ -185,13 +185,12 @@ class Cues:
                 bonus += FIGURE_REF_BONUS
         if self.person and not _names_person(c.text, self.q_terms):
             factor *= NO_PERSON_PENALTY
-        elif not (self.author and c.doc in ("", self.top_doc)):
-            pass  # a byline or a signature counts for the top source's document only
-        elif c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
-                and _BYLINE.match(c.text) and _names_person(c.text, self.q_terms) and not re.search(r"\d", c.text):
-            bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
-        elif (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
-            bonus += SIGNATURE_BONUS  # a letter's signature
+        elif self.author and c.doc in ("", self.top_doc):  # a byline or a signature of the top source's document
+            if c.kind == "sentence" and c.page == 1 and len(c.text.split()) <= _BYLINE_WORDS \
+                    and _BYLINE.match(c.text) and _names_person(c.text, self.q_terms) and not re.search(r"\d", c.text):
+                bonus += AUTHOR_LINE_BONUS  # a byline: names under the title of a first page
+            elif (m := _VALEDICTION.search(c.text)) and _names_person(c.text[m.end():], self.q_terms):
+                bonus += SIGNATURE_BONUS  # a letter's signature
         if c.text in self.instance_named:
             bonus += INSTANCE_BONUS
         elif self.instance and self.instance_named:
