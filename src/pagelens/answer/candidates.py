@@ -53,8 +53,11 @@ def candidates(hit: SearchHit, index: int) -> list[Candidate]:
     out: list[Candidate] = []
     for chunk in hit.all_chunks():
         found = _split(chunk, index)
+        head = " ".join(chunk.section[-1].split()) if chunk.section else ""
         for c in found:
             c.source_kind, c.doc = chunk.kind, chunk.doc_name
+            if head and c.kind == "row" and head not in c.match_text:
+                c.match_text = f"{c.match_text} ({head})"
         out += found
     return out
 
