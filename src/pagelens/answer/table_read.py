@@ -55,6 +55,27 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
                 r.absent = True
                 r.factor *= ABSENT_PENALTY
                 r.score *= ABSENT_PENALTY
+    for row in _lone_rows(cands):
+        col = tx.best_column(row.header, list(focus.terms)) if focus.terms else None  # the asked thing first
+        if col is None:
+            col = tx.best_column(row.header, list(q_terms), tx.ask_terms(question))
+        if col is None or col >= len(row.cells) or not row.cells[col].strip() or tx.numbers(row.cells[col]) <= tx.numbers(question):
+            continue
+        match = tx.column_match(row.header[col], list(tx._with_digits(list(q_terms))))
+        if match >= tc.COL_NAMED:
+            row.column, row.cell_score = col, match
+            row.score += CELL_BONUS * match * row.factor
+
+
+def _lone_rows(cands: list[Candidate]) -> list[Candidate]:
+    """Tables of one row of values under their titles and nothing naming the row ("AIC AICc BIC" over
+    "634.0437 635.2682 644.0803", a printout's fit statistics): the table is the row, so the column the
+    question names is the cell it asks for."""
+    groups: dict[tuple[int, tuple[str, ...]], list[Candidate]] = {}
+    for c in cands:
+        if c.kind == "row" and c.header and c.cells:
+            groups.setdefault((c.source, tuple(c.header)), []).append(c)
+    return [g[0] for g in groups.values() if len(g) == 1 and not g[0].label]
 
 
 def cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found: tuple[float, float, float]
