@@ -30,6 +30,7 @@ from pagelens.answer.focus import VALUE_KINDS, Focus
 
 CELL_BONUS = 0.15  # the row of the cell a table read names: its row and its column
 ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year
+_NO_VALUE = ("", "-", "–", "—")  # an empty cell (as ``cells`` reads one)
 
 
 def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], extreme: bool) -> None:
@@ -55,27 +56,30 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
                 r.absent = True
                 r.factor *= ABSENT_PENALTY
                 r.score *= ABSENT_PENALTY
-    for row in _lone_rows(cands):
-        col = tx.best_column(row.header, list(focus.terms)) if focus.terms else None  # the asked thing first
+    for rows in _unnamed_tables(cands):
+        header = rows[0].header
+        col = tx.best_column(header, list(focus.terms)) if focus.terms else None  # the asked thing first
         if col is None:
-            col = tx.best_column(row.header, list(q_terms), tx.ask_terms(question))
-        if col is None or col >= len(row.cells) or not row.cells[col].strip() or tx.numbers(row.cells[col]) <= tx.numbers(question):
+            col = tx.best_column(header, list(q_terms), tx.ask_terms(question))
+        filled = [r for r in rows if col is not None and col < len(r.cells) and r.cells[col].strip() not in _NO_VALUE]
+        if len(filled) != 1 or tx.numbers(filled[0].cells[col]) <= tx.numbers(question):
             continue
-        match = tx.column_match(row.header[col], list(tx._with_digits(list(q_terms))))
+        row, match = filled[0], tx.column_match(header[col], list(tx._with_digits(list(q_terms))))
         if match >= tc.COL_NAMED:
             row.column, row.cell_score = col, match
             row.score += CELL_BONUS * match * row.factor
 
 
-def _lone_rows(cands: list[Candidate]) -> list[Candidate]:
-    """Tables of one row of values under their titles and nothing naming the row ("AIC AICc BIC" over
-    "634.0437 635.2682 644.0803", a printout's fit statistics): the table is the row, so the column the
-    question names is the cell it asks for."""
+def _unnamed_tables(cands: list[Candidate]) -> list[list[Candidate]]:
+    """Tables whose rows nothing names but a number, or nothing at all: a printout's line of values under
+    their titles ("AIC AICc BIC" over "634.0437 635.2682 644.0803"), a test's table of models "1" and "2"
+    where only the second has a "Pr(>Chisq)". The column the question names, where it holds one value,
+    is the cell it asks for: the table is about one thing, and that cell is its only reading."""
     groups: dict[tuple[int, tuple[str, ...]], list[Candidate]] = {}
     for c in cands:
         if c.kind == "row" and c.header and c.cells:
             groups.setdefault((c.source, tuple(c.header)), []).append(c)
-    return [g[0] for g in groups.values() if len(g) == 1 and not g[0].label]
+    return [g for g in groups.values() if not any(r.label for r in g)]
 
 
 def cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found: tuple[float, float, float]
