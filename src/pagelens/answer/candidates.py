@@ -2,7 +2,8 @@
 
 A source (its chunk and the chunks of its page it carries) is split into sentences of running text,
 table rows (with their header, so each cell is named by its column, and their section row's label when
-they sit under one, ``row_sections``), ``label: value`` form lines, figure captions and figure
+they sit under one, ``row_sections``; scored with the heading of the section their table sits in, as words
+they inherit: two tables alike but for their headings are told apart by them), ``label: value`` form lines, figure captions and figure
 label/OCR text.
 """
 

@@ -14,6 +14,10 @@ which tables lack what is asked, and how a quoted cell supports the answer.
 * The row of a cell the question names by its row and its column but which is empty ("the quasi-Poisson
   model's log-likelihood", left blank) weighs ``ABSENT_PENALTY`` and supports nothing; the table's
   other rows keep their weight (the row read may not be the one the question means).
+* A table whose rows nothing names but a number, or nothing at all (a printout's line of values under
+  their titles, "AIC AICc BIC"; a test's models "1" and "2"), is about one thing: the column the question
+  names, where it holds one value, is the cell asked for, and its row gets ``CELL_BONUS`` as much as the
+  question names the column.
 * A quoted cell the question names by its row and its column is attached to the asked thing as fully
   as the read names it (``cell_attachment``): the asked thing may be a verb's ("how much was *spent* on
   sales and marketing"), which no header repeats.
