@@ -2,7 +2,8 @@
 
 A source (its chunk and the chunks of its page it carries) is split into sentences of running text,
 table rows (with their header, so each cell is named by its column, and their section row's label when
-they sit under one, ``row_sections``), ``label: value`` form lines, figure captions and figure
+they sit under one, ``row_sections``; scored with the heading of the section their table sits in, as words
+they inherit: two tables alike but for their headings are told apart by them), ``label: value`` form lines, figure captions and figure
 label/OCR text.
 """
 
@@ -53,8 +54,11 @@ def candidates(hit: SearchHit, index: int) -> list[Candidate]:
     out: list[Candidate] = []
     for chunk in hit.all_chunks():
         found = _split(chunk, index)
+        head = " ".join(chunk.section[-1].split()) if chunk.section else ""
         for c in found:
             c.source_kind, c.doc = chunk.kind, chunk.doc_name
+            if head and c.kind == "row" and head not in c.match_text:
+                c.match_text = f"{c.match_text} ({head})"
         out += found
     return out
 

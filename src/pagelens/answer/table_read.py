@@ -14,6 +14,10 @@ which tables lack what is asked, and how a quoted cell supports the answer.
 * The row of a cell the question names by its row and its column but which is empty ("the quasi-Poisson
   model's log-likelihood", left blank) weighs ``ABSENT_PENALTY`` and supports nothing; the table's
   other rows keep their weight (the row read may not be the one the question means).
+* A table whose rows nothing names but a number, or nothing at all (a printout's line of values under
+  their titles, "AIC AICc BIC"; a test's models "1" and "2"), is about one thing: the column the question
+  names, where it holds one value, is the cell asked for, and its row gets ``CELL_BONUS`` as much as the
+  question names the column.
 * A quoted cell the question names by its row and its column is attached to the asked thing as fully
   as the read names it (``cell_attachment``): the asked thing may be a verb's ("how much was *spent* on
   sales and marketing"), which no header repeats.
@@ -30,6 +34,7 @@ from pagelens.answer.focus import VALUE_KINDS, Focus
 
 CELL_BONUS = 0.15  # the row of the cell a table read names: its row and its column
 ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year
+_NO_VALUE = ("", "-", "–", "—")  # an empty cell (as ``cells`` reads one)
 
 
 def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], extreme: bool) -> None:
@@ -55,6 +60,30 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
                 r.absent = True
                 r.factor *= ABSENT_PENALTY
                 r.score *= ABSENT_PENALTY
+    for rows in _unnamed_tables(cands):
+        header = rows[0].header
+        col = tx.best_column(header, list(focus.terms)) if focus.terms else None  # the asked thing first
+        if col is None:
+            col = tx.best_column(header, list(q_terms), tx.ask_terms(question))
+        filled = [r for r in rows if col is not None and col < len(r.cells) and r.cells[col].strip() not in _NO_VALUE]
+        if len(filled) != 1 or tx.numbers(filled[0].cells[col]) <= tx.numbers(question):
+            continue
+        row, match = filled[0], tx.column_match(header[col], list(tx._with_digits(list(q_terms))))
+        if match >= tc.COL_NAMED:
+            row.column, row.cell_score = col, match
+            row.score += CELL_BONUS * match * row.factor
+
+
+def _unnamed_tables(cands: list[Candidate]) -> list[list[Candidate]]:
+    """Tables whose rows nothing names but a number, or nothing at all: a printout's line of values under
+    their titles ("AIC AICc BIC" over "634.0437 635.2682 644.0803"), a test's table of models "1" and "2"
+    where only the second has a "Pr(>Chisq)". The column the question names, where it holds one value,
+    is the cell it asks for: the table is about one thing, and that cell is its only reading."""
+    groups: dict[tuple[int, tuple[str, ...]], list[Candidate]] = {}
+    for c in cands:
+        if c.kind == "row" and c.header and c.cells:
+            groups.setdefault((c.source, tuple(c.header)), []).append(c)
+    return [g for g in groups.values() if not any(r.label for r in g)]
 
 
 def cell_attachment(focus: Focus, question: str, chosen: list[Candidate], found: tuple[float, float, float]
