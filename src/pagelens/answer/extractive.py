@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pagelens.answer import text as tx
+from pagelens.answer import glossary
 from pagelens.answer import lexical as lx
 from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
@@ -131,6 +132,12 @@ class ExtractiveAnswerer:
         if not cands:
             return None
         q_terms = tx.content_terms(question)
+        # A column the question names in the words the document's list of variables spells it out in
+        # ("the *weight*" for "wt", ``glossary``): its name is a term of the question.
+        headers = {h for c in cands if c.kind == "row" for h in c.header if h}
+        if headers:
+            defs = glossary.definitions([ch.text for h in top for ch in h.all_chunks()], headers)
+            q_terms += glossary.named_by(q_terms, defs)
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms, focus)
