@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pagelens.answer import text as tx
+from pagelens.answer import glossary
 from pagelens.answer import lexical as lx
 from pagelens.answer.by_parts import answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
@@ -78,7 +79,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 46
+EXTRACTIVE_VERSION = 47
 
 
 @dataclass
@@ -131,6 +132,12 @@ class ExtractiveAnswerer:
         if not cands:
             return None
         q_terms = tx.content_terms(question)
+        # A column the question names in the words the document's list of variables spells it out in
+        # ("the *weight*" for "wt", ``glossary``): its name is a term of the question.
+        headers = {h for c in cands if c.kind == "row" for h in c.header if h}
+        if headers:
+            defs = glossary.definitions([ch.text for h in top for ch in h.all_chunks()], headers)
+            q_terms += glossary.named_by(q_terms, defs)
         focus = focus_of(question)
         idf = lx.idf(q_terms, cands)
         cues = Cues.of(question, q_terms, focus)
