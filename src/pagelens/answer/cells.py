@@ -42,6 +42,7 @@ COL_NAMED = 0.5  # a column is named when the question uses this share of its he
 PREFIX_SHARE = 0.8  # a key word and a question word one of which begins the other match when this long
 DESCRIPTION_WEIGHT = 0.25  # a row's description (a naming cell of more than NAME_WORDS words), against its key
 NAME_WORDS = 4
+JOINED_HEAD = 3  # letters of a variable's name that name it inside a coefficient's name ("temp" of "tempwarm")
 GLOSS_WEIGHT = 0.9  # a row named through the caption sentence that defines its label, against its key  # a row's later naming cells, against its key
 _EMPTY = ("", "-", "–", "—")
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
@@ -153,11 +154,25 @@ def _idf(keys: Sequence[set[str]]) -> dict[str, float]:
 
 def _matches(term: str, q: set[str]) -> bool:
     """A key word the question uses: the same stem, or one a near-whole prefix of the other ("ens" of
-    "ensembl" is not, "debian" of "debianutils" is not: ``PREFIX_SHARE``)."""
+    "ensembl" is not, "debian" of "debianutils" is not: ``PREFIX_SHARE``); or a variable joined to its
+    level as a model printout names a coefficient (``_joined``)."""
     if term in q:
         return True
     return any(len(short) >= 3 and long.startswith(short) and len(short) >= PREFIX_SHARE * len(long)
-               for t in q for short, long in (sorted((t, term), key=len),))
+               for t in q for short, long in (sorted((t, term), key=len),)) or _joined(term, q)
+
+
+def _joined(term: str, q: set[str]) -> bool:
+    """A coefficient's name that joins a variable and its level ("tempwarm", "healthpoor", "contactyes"):
+    the question names both, the variable whole or by its first letters (at least ``JOINED_HEAD``:
+    "*temp*erature"), the level as a word of its own ("warm", "poor")."""
+    if len(term) < 2 * JOINED_HEAD or not term.isalpha():
+        return False
+    for i in range(JOINED_HEAD, len(term) - 1):
+        head, level = term[:i], term[i:]
+        if (level in q or tx.stem(level) in q) and any(t.startswith(head) for t in q if t != level):
+            return True
+    return False
 
 
 def _covered(terms: set[str], q: set[str], idf: dict[str, float]) -> tuple[float, float]:
