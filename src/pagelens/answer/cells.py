@@ -248,9 +248,7 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     periods = [j for j in cols if header[j] and period_mismatch(header[j], question)]
     for j in periods:
         header[j] = ""
-    col = tx.best_column(header, tx._with_digits(list(focus))) if focus else None  # the asked thing first
-    if col is None:
-        col = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
+    col = asked_column(header, q, question, focus)
     if col is None:
         col = cols[0] if len(cols) == 1 else None
     col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
@@ -263,6 +261,21 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
             return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
+
+
+def asked_column(header: list[str], q: set[str] | list[str], question: str, focus: Sequence[str]) -> int | None:
+    """The column the question asks for: the one the asked thing names ("floor area"), before one the
+    question's other words name ("... the Eastern region's *stores*"); where the asked thing names
+    several alike ("F1" over "SQuAD 1.1 F1" and "SQuAD 2.0 F1"), the one of them the whole question names
+    best ("... on SQuAD *2.0*")."""
+    whole = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
+    asked = tx._with_digits(list(focus))
+    col = tx.best_column(header, asked) if asked else None
+    if col is None:
+        return whole
+    if whole is not None and whole != col and tx.column_match(header[whole], asked) >= tx.column_match(header[col], asked):
+        return whole
+    return col
 
 
 def best_cell(question: str, q_terms: Sequence[str], cands: Sequence[Candidate], focus: Sequence[str] = ()
