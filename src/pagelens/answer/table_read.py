@@ -102,7 +102,7 @@ def _conflicts(question: str, read: tc.Cell) -> bool:
     row = read.row
     own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
     return (kinds.designator_conflict(question, own, f"{own} {row.match_text}", row.doc) or kinds.period_conflict(question, own)
-            or kinds.contrast_conflict(question, f"{own} {row.match_text}"))
+            or kinds.contrast_conflict(question, f"{own} {row.match_text}") or kinds.modifier_conflict(question, own))
 
 
 def _given(question: str, read: tc.Cell) -> bool:
