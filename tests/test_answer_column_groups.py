@@ -1,7 +1,9 @@
 """A results table whose columns repeat one measure under several benchmarks ("SQuAD 1.1 F1", "SQuAD 2.0
 F1"): the asked thing ("F1") names them alike, and the whole question picks among them ("... on SQuAD
 *2.0*"; ``cells.asked_column``). An extreme asked of the column the asked thing names ("the lowest SQuAD 1.1
-F1") is a question for a row, which the table need not name (``table_read``)."""
+F1") is a question for a row, which the table need not name (``table_read``). A row that names the asked
+kind by another modifier ("Learning rate" for the "dropout rate") is another instance: its cell is not read
+as the answer (``kinds.modifier_conflict`` in ``table_read``)."""
 
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ RESULTS = [("System", "SQuAD 1.1 EM", "SQuAD 1.1 F1", "SQuAD 2.0 EM", "SQuAD 2.0
            ("Ours (base)", "80.4", "87.9", "72.3", "75.6"),
            ("Ours (large)", "84.1", "90.9", "78.7", "81.9")]
 
+HYPER = [("Hyperparameter", "Base", "Large"), ("Layers", "12", "24"), ("Hidden size", "768", "1024"),
+         ("Learning rate", "5e-5", "3e-5"), ("Batch size", "32", "48")]
+
 
 def _paper(path: Path) -> Path:
     doc = pymupdf.open()
@@ -30,6 +35,8 @@ def _paper(path: Path) -> Path:
                         "sets.", fontsize=10)
     draw_ruled_table(page, [72, 190, 280, 370, 460, 550], 140, 20, RESULTS)
     page.insert_textbox(pymupdf.Rect(72, 270, 540, 300), "Table 2: Results on the SQuAD development sets.", fontsize=9)
+    draw_ruled_table(page, [72, 220, 320, 420], 320, 20, HYPER)
+    page.insert_textbox(pymupdf.Rect(72, 445, 540, 470), "Table 3: Hyperparameters of the two models.", fontsize=9)
     doc.save(path)
     doc.close()
     return path
@@ -57,3 +64,11 @@ def test_an_extreme_of_the_named_column_is_answered(app):
     ans = app.ask("What is the lowest SQuAD 1.1 F1 in Table 2?")
     assert not ans.abstained, ans.answer
     assert ans.answer.startswith("BiDAF — SQuAD 1.1 F1: 77.3"), ans.answer
+
+
+def test_the_asked_kind_under_another_modifier_is_no_answer(app):
+    ans = app.ask("What learning rate does the large model use?")
+    assert not ans.abstained, ans.answer
+    assert ans.answer.startswith("Learning rate — Large: 3e-5"), ans.answer
+    ans = app.ask("What dropout rate does the large model use?")
+    assert ans.abstained, ans.answer
