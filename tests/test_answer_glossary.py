@@ -79,7 +79,3 @@ def test_the_best_stated_definition_names_its_column_only():
     # A question that uses the name itself needs no gloss; one that states no definition gets none.
     assert glossary.named_by(tx.content_terms("What is the wt of the Valiant?"), defs) == []
     assert glossary.named_by(tx.content_terms("Which car is the oldest?"), defs) == []
-
-
-def test_a_label_in_words_is_no_code():
-    assert glossary.definitions(["Large models need more memory than base ones."], ["Large", "Base"]) == {}

@@ -24,9 +24,6 @@ from pagelens.answer import text as tx
 MAX_WORDS = 8  # words of a definition kept
 SHARE = 0.5  # share of a definition's words a question must state to name its column
 _NAME = re.compile(r"^[A-Za-z][\w.]{0,14}$")
-_LABEL_WORD = re.compile(r"^[A-Z][a-z]+$")
-"""A capitalised word ("Base", "Large", "Total") is a column's label in words, not a code: a sentence that opens
-with it ("Large models need ...") is no definition of it."""
 _TYPE = r"(?:(?:numeric|factor|integer|character|logical|double|num|int|chr)\s+)?"
 _END = re.compile(r"\s*\[|;|\n|\.\s|\.$|\s>\s|\s\S+\s+[-–—]\s")
 """Where a definition ends: the next list mark ("[, 7]"), a sentence's end, a printout's prompt, the
@@ -35,10 +32,10 @@ next codebook entry ("PTRATIO - ...")."""
 
 def definitions(texts: Sequence[str], names: Iterable[str]) -> dict[str, str]:
     """``{column name: what the sources' variable lists say it is}`` for the ``names`` that are short
-    codes (one word of letters, digits, "." or "_"; not a capitalised word) and open an entry in ``texts``."""
+    codes (one word of letters, digits, "." or "_") and open an entry in ``texts``."""
     out: dict[str, str] = {}
     for name in dict.fromkeys(names):
-        if not _NAME.match(name) or _LABEL_WORD.match(name):
+        if not _NAME.match(name):
             continue
         n = re.escape(name)
         entry = re.compile(rf"(?:(?:^|\]|\n)\s*{n}\s+(?:[-–—:=]\s+)?|(?<!\S){n}\s+[-–—:=]\s+){_TYPE}(?=[A-Za-z0-9])")
