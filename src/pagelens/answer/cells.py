@@ -42,6 +42,7 @@ COL_NAMED = 0.5  # a column is named when the question uses this share of its he
 PREFIX_SHARE = 0.8  # a key word and a question word one of which begins the other match when this long
 DESCRIPTION_WEIGHT = 0.25  # a row's description (a naming cell of more than NAME_WORDS words), against its key
 NAME_WORDS = 4
+JOINED_HEAD = 3  # letters of a variable's name that name it inside a coefficient's name ("temp" of "tempwarm")
 GLOSS_WEIGHT = 0.9  # a row named through the caption sentence that defines its label, against its key  # a row's later naming cells, against its key
 _EMPTY = ("", "-", "–", "—")
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
@@ -153,11 +154,25 @@ def _idf(keys: Sequence[set[str]]) -> dict[str, float]:
 
 def _matches(term: str, q: set[str]) -> bool:
     """A key word the question uses: the same stem, or one a near-whole prefix of the other ("ens" of
-    "ensembl" is not, "debian" of "debianutils" is not: ``PREFIX_SHARE``)."""
+    "ensembl" is not, "debian" of "debianutils" is not: ``PREFIX_SHARE``); or a variable joined to its
+    level as a model printout names a coefficient (``_joined``)."""
     if term in q:
         return True
     return any(len(short) >= 3 and long.startswith(short) and len(short) >= PREFIX_SHARE * len(long)
-               for t in q for short, long in (sorted((t, term), key=len),))
+               for t in q for short, long in (sorted((t, term), key=len),)) or _joined(term, q)
+
+
+def _joined(term: str, q: set[str]) -> bool:
+    """A coefficient's name that joins a variable and its level ("tempwarm", "healthpoor", "contactyes"):
+    the question names both, the variable whole or by its first letters (at least ``JOINED_HEAD``:
+    "*temp*erature"), the level as a word of its own ("warm", "poor")."""
+    if len(term) < 2 * JOINED_HEAD or not term.isalpha():
+        return False
+    for i in range(JOINED_HEAD, len(term) - 1):
+        head, level = term[:i], term[i:]
+        if (level in q or tx.stem(level) in q) and any(t.startswith(head) for t in q if t != level):
+            return True
+    return False
 
 
 def _covered(terms: set[str], q: set[str], idf: dict[str, float]) -> tuple[float, float]:
@@ -233,9 +248,7 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     periods = [j for j in cols if header[j] and period_mismatch(header[j], question)]
     for j in periods:
         header[j] = ""
-    col = tx.best_column(header, tx._with_digits(list(focus))) if focus else None  # the asked thing first
-    if col is None:
-        col = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
+    col = asked_column(header, q, question, focus)
     if col is None:
         col = cols[0] if len(cols) == 1 else None
     col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
@@ -248,6 +261,21 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
             return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
+
+
+def asked_column(header: list[str], q: set[str] | list[str], question: str, focus: Sequence[str]) -> int | None:
+    """The column the question asks for: the one the asked thing names ("floor area"), before one the
+    question's other words name ("... the Eastern region's *stores*"); where the asked thing names
+    several alike ("F1" over "SQuAD 1.1 F1" and "SQuAD 2.0 F1"), the one of them the whole question names
+    best ("... on SQuAD *2.0*")."""
+    whole = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
+    asked = tx._with_digits(list(focus))
+    col = tx.best_column(header, asked) if asked else None
+    if col is None:
+        return whole
+    if whole is not None and whole != col and tx.column_match(header[whole], asked) >= tx.column_match(header[col], asked):
+        return whole
+    return col
 
 
 def best_cell(question: str, q_terms: Sequence[str], cands: Sequence[Candidate], focus: Sequence[str] = ()

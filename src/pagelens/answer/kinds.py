@@ -322,8 +322,9 @@ def _plain(word: str) -> bool:
 
 
 def _near(word: str, words: Set[str]) -> bool:
-    """``word`` or a spelling of it is among ``words`` ("metre"/"meter", "winter"/"overwinter")."""
+    """``word`` or a spelling of it is among ``words`` ("metre"/"meter", "winter"/"overwinter", "max"/"maximum")."""
     return any(word == w or (min(len(word), len(w)) >= 4 and (word in w or w in word))
+               or (min(len(word), len(w)) >= 3 and (word.startswith(w) or w.startswith(word)))
                or difflib.SequenceMatcher(None, word, w).ratio() >= 0.8 for w in words)
 
 

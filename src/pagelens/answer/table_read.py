@@ -55,16 +55,14 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
             read.row.absent = True
             read.row.factor *= ABSENT_PENALTY
             read.row.score *= ABSENT_PENALTY
-        elif read.absent and (value or _names_column(focus, read)):
+        elif read.absent and (value or (_names_column(focus, read) and not extreme)):
             for r in rows:
                 r.absent = True
                 r.factor *= ABSENT_PENALTY
                 r.score *= ABSENT_PENALTY
     for rows in _unnamed_tables(cands):
         header = rows[0].header
-        col = tx.best_column(header, list(focus.terms)) if focus.terms else None  # the asked thing first
-        if col is None:
-            col = tx.best_column(header, list(q_terms), tx.ask_terms(question))
+        col = tc.asked_column(header, set(tx._with_digits(list(q_terms))), question, focus.terms)
         filled = [r for r in rows if col is not None and col < len(r.cells) and r.cells[col].strip() not in _NO_VALUE]
         if len(filled) != 1 or tx.numbers(filled[0].cells[col]) <= tx.numbers(question):
             continue
@@ -104,7 +102,7 @@ def _conflicts(question: str, read: tc.Cell) -> bool:
     row = read.row
     own = f"{row.label} {row.header[read.col] if read.col < len(row.header) else ''}"
     return (kinds.designator_conflict(question, own, f"{own} {row.match_text}", row.doc) or kinds.period_conflict(question, own)
-            or kinds.contrast_conflict(question, f"{own} {row.match_text}"))
+            or kinds.contrast_conflict(question, f"{own} {row.match_text}") or kinds.modifier_conflict(question, own))
 
 
 def _given(question: str, read: tc.Cell) -> bool:
