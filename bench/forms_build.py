@@ -338,10 +338,12 @@ BUILDERS = {
 }
 
 
-def build(out: Path) -> list[Path]:
+def build(out: Path, builders: dict | None = None) -> list[Path]:
+    """Each of ``builders`` (file name: a function that fills a new document; this set's by default)
+    written to ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, fn in BUILDERS.items():
+    for name, fn in (BUILDERS if builders is None else builders).items():
         doc = pymupdf.open()
         fn(doc)
         path = out / name

@@ -25,6 +25,9 @@ from pathlib import Path
 
 import pymupdf
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from forms_build import build as build_documents  # noqa: E402  (a sibling script: one way to write a set)
+
 MONO = 8.5
 
 
@@ -139,16 +142,7 @@ BUILDERS = {"r-datasets.pdf": r_datasets, "ordinal-wine.pdf": ordinal_wine, "rea
 
 
 def build(out: Path) -> list[Path]:
-    out.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for name, fn in BUILDERS.items():
-        doc = pymupdf.open()
-        fn(doc)
-        path = out / name
-        doc.save(path, garbage=3, deflate=True)
-        doc.close()
-        paths.append(path)
-    return paths
+    return build_documents(out, BUILDERS)
 
 
 if __name__ == "__main__":

@@ -76,6 +76,26 @@ def headed_pages(path: Path, pages: list[str], width: float = 612, height: float
     return path
 
 
+def printout_page(doc: pymupdf.Document, lines: list[str], heading: str = "", intro: str = "", outro: str = "",
+                  mono: float = 8.5) -> pymupdf.Page:
+    """A page of a statistics paper or manual: an optional heading, a paragraph, ``lines`` typed in Courier
+    as a program prints them (one line each), and a paragraph after them."""
+    page = doc.new_page(width=612, height=792)
+    y = 50.0
+    if heading:
+        page.insert_text((54, y + 10), heading, fontsize=13)
+        y += 22
+    if intro:
+        page.insert_textbox(pymupdf.Rect(54, y, 560, y + 68), intro, fontsize=10)
+        y += 78
+    for line in lines:
+        page.insert_text((54, y), line, fontname="cour", fontsize=mono)
+        y += mono + 2.5
+    if outro:
+        page.insert_textbox(pymupdf.Rect(54, y + 12, 560, y + 80), outro, fontsize=10)
+    return page
+
+
 def titled_pdf(path: Path, title: str, pages: list[str], table: tuple[int, str, list[tuple[str, ...]]] | None = None) -> None:
     """A document titled ``title`` (metadata and a heading on page 1): one page of prose per entry of
     ``pages``; ``table`` = (page index, caption, rows) draws a ruled table with its caption below it."""

@@ -11,6 +11,7 @@ import pymupdf
 import pytest
 
 from index_support import ingested_app
+from pdf_support import printout_page
 from pagelens.answer import glossary
 from pagelens.answer import text as tx
 
@@ -28,14 +29,9 @@ PRINTOUT = ["> head(cars)",
 
 def _dataset_page(path: Path) -> Path:
     doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((54, 60), "cars    Road Tests of 1974 Cars", fontsize=14)
-    page.insert_textbox(pymupdf.Rect(54, 74, 560, 130), "Description: fuel consumption and aspects of design and "
-                        "performance of 1973-74 car models. Format: a data frame with 8 numeric variables.", fontsize=10)
-    y = 140.0
-    for line in VARIABLES + [""] + PRINTOUT:
-        page.insert_text((54, y), line, fontname="cour", fontsize=8.5)
-        y += 11
+    printout_page(doc, VARIABLES + [""] + PRINTOUT, heading="cars    Road Tests of 1974 Cars",
+                  intro="Description: fuel consumption and aspects of design and performance of 1973-74 car models. "
+                        "Format: a data frame with 8 numeric variables.")
     doc.save(path)
     doc.close()
     return path

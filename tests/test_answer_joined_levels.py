@@ -10,6 +10,7 @@ import pymupdf
 import pytest
 
 from index_support import ingested_app
+from pdf_support import printout_page
 from pagelens.answer import cells
 
 PRINTOUT = ["R> fm1 <- clm(rating ~ temp + contact, data = wine)", "R> summary(fm1)",
@@ -26,17 +27,11 @@ PRINTOUT = ["R> fm1 <- clm(rating ~ temp + contact, data = wine)", "R> summary(f
 
 def _wine(path: Path) -> Path:
     doc = pymupdf.open()
-    page = doc.new_page(width=612, height=792)
-    page.insert_text((54, 60), "4.1 Fitting a cumulative link model to the wine data", fontsize=13)
-    page.insert_textbox(pymupdf.Rect(54, 72, 560, 140), "We fit a cumulative link model with a logit link to the "
-                        "bitterness ratings of the wine data, with temperature and contact as explanatory "
-                        "variables. The fitted model is summarized as follows.", fontsize=10)
-    y = 150.0
-    for line in PRINTOUT:
-        page.insert_text((54, y), line, fontname="cour", fontsize=8.5)
-        y += 11
-    page.insert_textbox(pymupdf.Rect(54, y + 10, 560, y + 80), "Both effects point in the bitter direction; the "
-                        "thresholds increase, as they must.", fontsize=10)
+    printout_page(doc, PRINTOUT, heading="4.1 Fitting a cumulative link model to the wine data",
+                  intro="We fit a cumulative link model with a logit link to the bitterness ratings of the wine data, "
+                        "with temperature and contact as explanatory variables. The fitted model is summarized as "
+                        "follows.",
+                  outro="Both effects point in the bitter direction; the thresholds increase, as they must.")
     doc.save(path)
     doc.close()
     return path

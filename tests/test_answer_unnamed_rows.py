@@ -17,6 +17,7 @@ import pymupdf
 import pytest
 
 from index_support import ingested_app
+from pdf_support import printout_page
 from pagelens.answer import lexical as lx
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import candidates
@@ -24,35 +25,23 @@ from pagelens.answer.focus import focus_of
 from pagelens.answer.table_read import read_tables
 from pagelens.models import Chunk, SearchHit
 
-MONO = 9
-
-
-def _printout_page(doc: pymupdf.Document, intro: str, lines: list[str], outro: str) -> None:
-    page = doc.new_page(width=612, height=792)
-    page.insert_textbox(pymupdf.Rect(54, 50, 560, 120), intro, fontsize=10)
-    y = 140.0
-    for line in lines:
-        page.insert_text((54, y), line, fontname="cour", fontsize=MONO)
-        y += 12
-    page.insert_textbox(pymupdf.Rect(54, y + 14, 560, y + 90), outro, fontsize=10)
-
 
 def _forecasting(path: Path) -> Path:
     doc = pymupdf.open()
-    _printout_page(doc, "To apply the automatic algorithm to the cooperative's sales, we use the following "
-                        "command.",
-                   ["R> fit <- ets(sales)", "R> fit", "ETS(M,A,N)", "Call:", " ets(y = sales)",
-                    "  Smoothing parameters:", "    alpha = 0.9999", "    beta = 0.2191", "  sigma: 0.0259",
-                    "     AIC     AICc      BIC", "634.0437 635.2682 644.0803"],
-                   "The AIC is what the automatic procedure minimises when it selects among the candidate models; "
-                   "it can choose between additive and multiplicative errors because it rests on the likelihood.")
-    _printout_page(doc, "We test whether the price coefficients of the demand and supply equations sum to zero "
-                        "with a likelihood ratio test of the restricted against the unrestricted system.",
-                   ["R> lrtest(restricted, unrestricted)", "Likelihood ratio test", "Model 1: restricted",
-                    "Model 2: unrestricted", "  #Df  LogLik Df  Chisq Pr(>Chisq)", "1   9 -52.117",
-                    "2  10 -51.614  1 1.0043     0.3163"],
-                   "The likelihood ratio test is a wrapper around the default method for linear models; it "
-                   "compares the log likelihoods of the two fits.")
+    printout_page(doc, ["R> fit <- ets(sales)", "R> fit", "ETS(M,A,N)", "Call:", " ets(y = sales)",
+                        "  Smoothing parameters:", "    alpha = 0.9999", "    beta = 0.2191", "  sigma: 0.0259",
+                        "     AIC     AICc      BIC", "634.0437 635.2682 644.0803"],
+                  intro="To apply the automatic algorithm to the cooperative's sales, we use the following command.",
+                  outro="The AIC is what the automatic procedure minimises when it selects among the candidate "
+                        "models; it can choose between additive and multiplicative errors because it rests on the "
+                        "likelihood.")
+    printout_page(doc, ["R> lrtest(restricted, unrestricted)", "Likelihood ratio test", "Model 1: restricted",
+                        "Model 2: unrestricted", "  #Df  LogLik Df  Chisq Pr(>Chisq)", "1   9 -52.117",
+                        "2  10 -51.614  1 1.0043     0.3163"],
+                  intro="We test whether the price coefficients of the demand and supply equations sum to zero with "
+                        "a likelihood ratio test of the restricted against the unrestricted system.",
+                  outro="The likelihood ratio test is a wrapper around the default method for linear models; it "
+                        "compares the log likelihoods of the two fits.")
     doc.save(path)
     doc.close()
     return path
