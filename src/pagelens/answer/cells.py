@@ -44,7 +44,7 @@ DESCRIPTION_WEIGHT = 0.25  # a row's description (a naming cell of more than NAM
 NAME_WORDS = 4
 JOINED_HEAD = 3  # letters of a variable's name that name it inside a coefficient's name ("temp" of "tempwarm")
 GLOSS_WEIGHT = 0.9  # a row named through the caption sentence that defines its label, against its key  # a row's later naming cells, against its key
-_EMPTY = ("", "-", "–", "—")
+EMPTY = ("", "-", "–", "—")  # what an empty cell holds
 _YEAR = re.compile(r"^(1[89]|20)\d\d$")
 _LETTER = re.compile(r"[A-Za-z]")
 
@@ -123,7 +123,7 @@ def value_columns(rows: Sequence[Candidate]) -> list[int]:
     width = max(len(r.cells) for r in rows)
     out = []
     for j in range(1, width):
-        filled = [r for r in rows if j < len(r.cells) and r.cells[j].strip() not in _EMPTY]
+        filled = [r for r in rows if j < len(r.cells) and r.cells[j].strip() not in EMPTY]
         if len(filled) * 2 >= len(rows) and any(key(r).split(SEP)[-1] != r.cells[j] for r in filled):
             out.append(j)
     return out
@@ -204,7 +204,7 @@ _BRACKETED = re.compile(r"^\(\s*[-−–]?[\d.,]+\s*\)$")
 def _bracketed(row: Candidate) -> bool:
     """A row of values each in parentheses, named as the row above it: the standard errors a regression
     table prints under the estimates ("1.029" over "(0.062)")."""
-    vals = [c.strip() for c in row.cells[1:] if c.strip() not in _EMPTY]
+    vals = [c.strip() for c in row.cells[1:] if c.strip() not in EMPTY]
     return bool(vals) and all(_BRACKETED.match(v) for v in vals)
 
 
@@ -214,7 +214,7 @@ def _asks_error(q: set[str]) -> bool:
 
 
 def _has_values(row: Candidate) -> bool:
-    return any(c.strip() not in _EMPTY for c in row.cells[1:])
+    return any(c.strip() not in EMPTY for c in row.cells[1:])
 
 
 def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus: Sequence[str] = ()) -> Cell | None:
@@ -253,11 +253,11 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
         col = cols[0] if len(cols) == 1 else None
     col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
     missing = bool(periods) and len(periods) == len(cols)  # every column is another period's
-    if col is None or col >= len(best_row.cells) or best_row.cells[col].strip() in _EMPTY:
+    if col is None or col >= len(best_row.cells) or best_row.cells[col].strip() in EMPTY:
         blank = col is not None and len(cols) > 1 and col_match >= COL_NAMED and best_rk[0] >= ROW_NAMED
         if blank:  # "the quasi-Poisson model's log-likelihood" where that model's cell is empty
             return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties, blank=True)
-        if cols[0] >= len(best_row.cells) or best_row.cells[cols[0]].strip() in _EMPTY:
+        if cols[0] >= len(best_row.cells) or best_row.cells[cols[0]].strip() in EMPTY:
             return Cell(best_row, cols[0], best_rk[0], 0.0, max(len(cols), 2), missing, ties)  # no cell to quote
         return Cell(best_row, cols[0], best_rk[0], 0.0, len(cols), missing, ties)
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)

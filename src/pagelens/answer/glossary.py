@@ -37,10 +37,12 @@ def definitions(texts: Sequence[str], names: Iterable[str]) -> dict[str, str]:
     for name in dict.fromkeys(names):
         if not _NAME.match(name):
             continue
+        if not any(name in text for text in texts):
+            continue
         n = re.escape(name)
         entry = re.compile(rf"(?:(?:^|\]|\n)\s*{n}\s+(?:[-–—:=]\s+)?|(?<!\S){n}\s+[-–—:=]\s+){_TYPE}(?=[A-Za-z0-9])")
         for text in texts:
-            if m := entry.search(text):
+            if name in text and (m := entry.search(text)):
                 rest = text[m.end():]
                 cut = _END.search(rest)
                 words = (rest[:cut.start()] if cut else rest).split()[:MAX_WORDS]

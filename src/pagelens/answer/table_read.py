@@ -34,7 +34,6 @@ from pagelens.answer.focus import VALUE_KINDS, Focus
 
 CELL_BONUS = 0.15  # the row of the cell a table read names: its row and its column
 ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year
-_NO_VALUE = ("", "-", "–", "—")  # an empty cell (as ``cells`` reads one)
 
 
 def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], extreme: bool) -> None:
@@ -60,13 +59,14 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
                 r.absent = True
                 r.factor *= ABSENT_PENALTY
                 r.score *= ABSENT_PENALTY
+    q = set(tx._with_digits(list(q_terms)))
     for rows in _unnamed_tables(cands):
         header = rows[0].header
-        col = tc.asked_column(header, set(tx._with_digits(list(q_terms))), question, focus.terms)
-        filled = [r for r in rows if col is not None and col < len(r.cells) and r.cells[col].strip() not in _NO_VALUE]
+        col = tc.asked_column(header, q, question, focus.terms)
+        filled = [r for r in rows if col is not None and col < len(r.cells) and r.cells[col].strip() not in tc.EMPTY]
         if len(filled) != 1 or tx.numbers(filled[0].cells[col]) <= tx.numbers(question):
             continue
-        row, match = filled[0], tx.column_match(header[col], list(tx._with_digits(list(q_terms))))
+        row, match = filled[0], tx.column_match(header[col], q)
         if match >= tc.COL_NAMED:
             row.column, row.cell_score = col, match
             row.score += CELL_BONUS * match * row.factor
