@@ -96,6 +96,16 @@ def printout_page(doc: pymupdf.Document, lines: list[str], heading: str = "", in
     return page
 
 
+def printout_pdf(path: Path, *pages: dict) -> Path:
+    """A PDF of ``printout_page`` pages, one per dict of its arguments (``lines``, ``heading``, ``intro``, ``outro``)."""
+    doc = pymupdf.open()
+    for page in pages:
+        printout_page(doc, **page)
+    doc.save(path)
+    doc.close()
+    return path
+
+
 def titled_pdf(path: Path, title: str, pages: list[str], table: tuple[int, str, list[tuple[str, ...]]] | None = None) -> None:
     """A document titled ``title`` (metadata and a heading on page 1): one page of prose per entry of
     ``pages``; ``table`` = (page index, caption, rows) draws a ruled table with its caption below it."""

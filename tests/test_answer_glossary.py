@@ -5,13 +5,11 @@ column is named and the whole row, or another column, is quoted."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pymupdf
 import pytest
 
 from index_support import ingested_app
-from pdf_support import printout_page
+from pdf_support import printout_pdf
 from pagelens.answer import glossary
 from pagelens.answer import text as tx
 
@@ -27,20 +25,15 @@ PRINTOUT = ["> head(cars)",
             "Valiant           18.1   6  225 105 2.76 3.460 20.22    3"]
 
 
-def _dataset_page(path: Path) -> Path:
-    doc = pymupdf.open()
-    printout_page(doc, VARIABLES + [""] + PRINTOUT, heading="cars    Road Tests of 1974 Cars",
-                  intro="Description: fuel consumption and aspects of design and performance of 1973-74 car models. "
-                        "Format: a data frame with 8 numeric variables.")
-    doc.save(path)
-    doc.close()
-    return path
+CARS = dict(lines=VARIABLES + [""] + PRINTOUT, heading="cars    Road Tests of 1974 Cars",
+            intro="Description: fuel consumption and aspects of design and performance of 1973-74 car models. "
+                  "Format: a data frame with 8 numeric variables.")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("glossary")
-    with ingested_app(root, [_dataset_page(root / "car-road-tests.pdf")], answer_cache=False) as a:
+    with ingested_app(root, [printout_pdf(root / "car-road-tests.pdf", CARS)], answer_cache=False) as a:
         yield a
 
 

@@ -4,13 +4,11 @@ variable by its first letters and the level as a word of its own (``answer.cells
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pymupdf
 import pytest
 
 from index_support import ingested_app
-from pdf_support import printout_page
+from pdf_support import printout_pdf
 from pagelens.answer import cells
 
 PRINTOUT = ["R> fm1 <- clm(rating ~ temp + contact, data = wine)", "R> summary(fm1)",
@@ -25,22 +23,16 @@ PRINTOUT = ["R> fm1 <- clm(rating ~ temp + contact, data = wine)", "R> summary(f
             "3|4   3.4669     0.5978   5.800"]
 
 
-def _wine(path: Path) -> Path:
-    doc = pymupdf.open()
-    printout_page(doc, PRINTOUT, heading="4.1 Fitting a cumulative link model to the wine data",
-                  intro="We fit a cumulative link model with a logit link to the bitterness ratings of the wine data, "
-                        "with temperature and contact as explanatory variables. The fitted model is summarized as "
-                        "follows.",
-                  outro="Both effects point in the bitter direction; the thresholds increase, as they must.")
-    doc.save(path)
-    doc.close()
-    return path
+WINE = dict(lines=PRINTOUT, heading="4.1 Fitting a cumulative link model to the wine data",
+            intro="We fit a cumulative link model with a logit link to the bitterness ratings of the wine data, with "
+                  "temperature and contact as explanatory variables. The fitted model is summarized as follows.",
+            outro="Both effects point in the bitter direction; the thresholds increase, as they must.")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("joined_levels")
-    with ingested_app(root, [_wine(root / "ordinal-wine.pdf")], answer_cache=False) as a:
+    with ingested_app(root, [printout_pdf(root / "ordinal-wine.pdf", WINE)], answer_cache=False) as a:
         yield a
 
 

@@ -4,8 +4,6 @@ names the term and the statistic but states no number is no answer beside the ta
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pagelens.answer import text as tx

@@ -11,13 +11,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import pymupdf
 import pytest
 
 from index_support import ingested_app
-from pdf_support import printout_page
+from pdf_support import printout_pdf
 from pagelens.answer import lexical as lx
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import candidates
@@ -26,31 +24,25 @@ from pagelens.answer.table_read import read_tables
 from pagelens.models import Chunk, SearchHit
 
 
-def _forecasting(path: Path) -> Path:
-    doc = pymupdf.open()
-    printout_page(doc, ["R> fit <- ets(sales)", "R> fit", "ETS(M,A,N)", "Call:", " ets(y = sales)",
-                        "  Smoothing parameters:", "    alpha = 0.9999", "    beta = 0.2191", "  sigma: 0.0259",
-                        "     AIC     AICc      BIC", "634.0437 635.2682 644.0803"],
-                  intro="To apply the automatic algorithm to the cooperative's sales, we use the following command.",
-                  outro="The AIC is what the automatic procedure minimises when it selects among the candidate "
-                        "models; it can choose between additive and multiplicative errors because it rests on the "
-                        "likelihood.")
-    printout_page(doc, ["R> lrtest(restricted, unrestricted)", "Likelihood ratio test", "Model 1: restricted",
-                        "Model 2: unrestricted", "  #Df  LogLik Df  Chisq Pr(>Chisq)", "1   9 -52.117",
-                        "2  10 -51.614  1 1.0043     0.3163"],
-                  intro="We test whether the price coefficients of the demand and supply equations sum to zero with "
-                        "a likelihood ratio test of the restricted against the unrestricted system.",
-                  outro="The likelihood ratio test is a wrapper around the default method for linear models; it "
-                        "compares the log likelihoods of the two fits.")
-    doc.save(path)
-    doc.close()
-    return path
+FIT = dict(lines=["R> fit <- ets(sales)", "R> fit", "ETS(M,A,N)", "Call:", " ets(y = sales)", "  Smoothing parameters:",
+                  "    alpha = 0.9999", "    beta = 0.2191", "  sigma: 0.0259", "     AIC     AICc      BIC",
+                  "634.0437 635.2682 644.0803"],
+           intro="To apply the automatic algorithm to the cooperative's sales, we use the following command.",
+           outro="The AIC is what the automatic procedure minimises when it selects among the candidate models; it "
+                 "can choose between additive and multiplicative errors because it rests on the likelihood.")
+LRTEST_PAGE = dict(lines=["R> lrtest(restricted, unrestricted)", "Likelihood ratio test", "Model 1: restricted",
+                          "Model 2: unrestricted", "  #Df  LogLik Df  Chisq Pr(>Chisq)", "1   9 -52.117",
+                          "2  10 -51.614  1 1.0043     0.3163"],
+                   intro="We test whether the price coefficients of the demand and supply equations sum to zero with a "
+                         "likelihood ratio test of the restricted against the unrestricted system.",
+                   outro="The likelihood ratio test is a wrapper around the default method for linear models; it "
+                         "compares the log likelihoods of the two fits.")
 
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory):
     root = tmp_path_factory.mktemp("unnamed_rows")
-    with ingested_app(root, [_forecasting(root / "sales-forecasting.pdf")], answer_cache=False) as a:
+    with ingested_app(root, [printout_pdf(root / "sales-forecasting.pdf", FIT, LRTEST_PAGE)], answer_cache=False) as a:
         yield a
 
 

@@ -26,6 +26,7 @@ from pagelens.answer import kinds, span
 from pagelens.answer import lexical as lx
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
+from pagelens.answer.cells import EMPTY
 from pagelens.answer.candidates import LABEL_VALUE, MAX_LABEL_CHARS, Candidate
 from pagelens.answer.focus import Focus, focus_of
 
@@ -175,7 +176,7 @@ class Cues:
             elif c.label:
                 bonus += ROW_LABEL_BONUS * tx.label_score(c.label, self.q_terms)
             col = tx.best_column(c.header, self.q_terms, self.ask_terms)
-            if col is not None and (col >= len(c.cells) or c.cells[col].strip() in ("", "-", "–", "—")):
+            if col is not None and (col >= len(c.cells) or c.cells[col].strip() in EMPTY):
                 factor *= EMPTY_CELL_PENALTY  # the asked column is blank in this row
             elif col is not None and self.table:
                 bonus += TABLE_ROW_BONUS

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pagelens.answer import span
 from pagelens.answer import support as sp
 from pagelens.answer import text as tx
+from pagelens.answer.cells import EMPTY
 from pagelens.answer.candidates import Candidate, extreme_row, marked_rows
 from pagelens.answer.cues import MAX_Q, MIN_Q
 from pagelens.answer.focus import focus_of
@@ -45,7 +46,7 @@ def render(c: Candidate, question: str, q_terms: list[str], hits: Sequence[Searc
         row = extreme_row(c, col, question, hits, bool(MIN_Q.search(asked))) or c
     elif col is not None and (marked := marked_rows(c, col, hits)) is not None:
         return span.window(f"{c.header[col]} is marked for: {'; '.join(marked)}", terms, MAX_SNIPPET_CHARS)
-    if col is not None and col < len(row.cells) and row.cells[col].strip() not in ("", "-", "–", "—"):
+    if col is not None and col < len(row.cells) and row.cells[col].strip() not in EMPTY:
         cell = span.cell_span(row.header, row.cells, row.label, col, question)
         if row.column is not None or tx.column_match(row.header[col], q_terms) >= WEAK_COLUMN:
             return cell
