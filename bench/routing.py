@@ -21,6 +21,13 @@ one of its names ("cash flow statement", "statement of financial position", "P&L
 them naming two statements (both pages needed); a row with the label prior off
 (``retrieval.weights["label"] = 0``) shows what the statement titles (``pagelens.retrieve.statements``) add.
 
+``--implied`` (with ``--statements``) adds per 10-K eight questions that ask for a line item or a ratio
+without naming its statement ("Acme's cost of goods sold", "operating cash flow", "the FY2018 inventory
+turnover ratio": both statements of its parts needed), and a key-figures page that uses their words
+without the numbers; the row "implied off" (``retrieval.weights["implied"] = 0``) shows what reading line
+items and ratios as statements (``pagelens.retrieve.line_items``) adds. Ratio questions have no answer key
+(the value is computed): retrieval only.
+
 ``--style sec`` prints the filings the way EDGAR filings print (issue #10): Item and PART headings in
 body-size bold, "Item 7." and its title on two lines, one heading overprinted to fake bold, a
 "Table of Contents" link and a running head that alternates between even and odd pages (the
@@ -107,6 +114,24 @@ STATEMENT_QUESTIONS = [  # (template, statements, value keys)
     ("Based on {short}'s {income} and {balance} for fiscal {year}, what were its net sales and its inventories?",
      ["income", "balance"], ["sales", "inv"]),
 ]
+# --implied: questions that name a line item or a ratio, not the statement that prints it (written before
+# pagelens read line items and ratios as statements). Value key None: the answer is computed, retrieval only.
+IMPLIED_QUESTIONS = [  # (template, statements needed, value key)
+    ("What was {short}'s cost of goods sold in fiscal {year}?", ["income"], "cogs"),
+    ("How much operating cash flow did {short} generate in fiscal {year}?", ["cashflow"], "cfo"),
+    ("What were {short}'s inventories at the end of fiscal {year}?", ["balance"], "inv"),
+    ("What was {short}'s gross profit in fiscal {year}?", ["income"], None),
+    ("What is {short}'s FY{year} inventory turnover ratio?", ["income", "balance"], None),
+    ("What was {short}'s debt-to-equity ratio at the end of fiscal {year}?", ["balance"], None),
+    ("What was {short}'s FY{year} cash conversion ratio, defined as cash from operations divided by net income?",
+     ["cashflow"], None),
+    ("What was {short}'s operating margin in fiscal {year}?", ["income"], None),
+]
+# A key-figures page in every filing with --implied: the words such questions use, without their numbers.
+STATEMENT_KPI = (
+    "Key performance indicators", "Management monitors gross profit, operating margin, the cost of goods sold, "
+    "operating cash flow and the cash conversion ratio, inventory turnover, inventories by region, capital "
+    "structure and the debt-to-equity ratio; each measure is compared with the prior year and with our plan.")
 STATEMENT_PROSE = (
     "Results of operations, part {i}", "Operating income, net sales, cost of sales, interest expense and net income "
     "are discussed here for the fiscal year, with depreciation and amortization, purchases of property, plant and "
@@ -116,21 +141,26 @@ STATEMENT_PROSE = (
 
 def _statement_values(ci: int, year: int) -> dict[str, str]:
     """The statements' numbers; purchases of property, plant and equipment are the capital expenditures
-    the discussion states (one filing never says two things)."""
+    the discussion states, and net sales its net revenue (one filing never says two things)."""
     seed = ci * 53 + (year - 2000) * 17
     keys = sorted({key for rows in STATEMENT_ROWS.values() for _, key in rows})
     values = {key: f"{1 + (seed + 7 * j) % 9},{(seed * (j + 3) * 37) % 900 + 100}" for j, key in enumerate(keys)}
-    return values | {"ppe": _values(ci, year)["capex"]}
+    return values | {"ppe": _values(ci, year)["capex"], "sales": _values(ci, year)["revenue"]}
 
 
-def _statements(path: Path, company: str, year: int, values: dict[str, str], prior: dict[str, str]) -> dict[str, int]:
+def _statements(path: Path, company: str, year: int, values: dict[str, str], prior: dict[str, str],
+                kpi: bool = False) -> dict[str, int]:
     """Append a discussion page, an index of the statements, the four statements and a note to the filing
-    at ``path``; returns each statement's page (1-based)."""
+    at ``path`` (and a key-figures page before them with ``kpi``); returns each statement's page (1-based)."""
     doc = pymupdf.open(path)
     for i in range(2):
         page = doc.new_page()
         page.insert_text((60, 80), STATEMENT_PROSE[0].format(i=i + 1), fontsize=14)
         page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), STATEMENT_PROSE[1], fontsize=11)
+    if kpi:
+        page = doc.new_page()
+        page.insert_text((60, 80), STATEMENT_KPI[0], fontsize=14)
+        page.insert_textbox(pymupdf.Rect(60, 100, 540, 400), STATEMENT_KPI[1], fontsize=11)
     page = doc.new_page()
     page.insert_text((60, 80), "Item 8. Financial Statements and Supplementary Data", fontsize=14)
     for i, title in enumerate(STATEMENT_TITLES.values()):
@@ -216,7 +246,7 @@ def _filing(path: Path, company: str, year: int, values: dict[str, str], quarter
 
 
 def build(root: Path, companies: int, years: list[int], filler: int = 0, style: str = "plain",
-          statements: bool = False) -> list[dict]:
+          statements: bool = False, implied: bool = False) -> list[dict]:
     """Questions: ``pdf``/``pages`` lists of gold (file, page) pairs, ``kind``, ``all``: every page needed."""
     docs = []
     n = 0
@@ -230,7 +260,7 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0, style: 
             values = _values(ci, year)
             _filing(root / name, company, year, values, quarter=False, filler=filler, style=style)
             if statements:
-                docs += _statement_questions(root / name, ci, company, year, len(docs))
+                docs += _statement_questions(root / name, ci, company, year, len(docs), implied)
             for template, section, key in QUESTIONS:
                 docs.append({"gold": [(name, section + 2)], "question": template.format(short=short, year=year),
                              "kind": "named", "all": False, "answer": values[key].lstrip("$")})
@@ -254,10 +284,14 @@ def build(root: Path, companies: int, years: list[int], filler: int = 0, style: 
     return docs
 
 
-def _statement_questions(path: Path, ci: int, company: str, year: int, n: int) -> list[dict]:
+def _statement_questions(path: Path, ci: int, company: str, year: int, n: int, implied: bool = False) -> list[dict]:
     values = _statement_values(ci, year)
-    pages = _statements(path, company, year, values, _statement_values(ci, year - 1))
+    pages = _statements(path, company, year, values, _statement_values(ci, year - 1), kpi=implied)
     out = []
+    for template, kinds, key in IMPLIED_QUESTIONS if implied else ():
+        out.append({"gold": [(path.name, pages[k]) for k in kinds], "all": len(kinds) > 1,
+                    "question": template.format(short=company.split()[0], year=year),
+                    "kind": "implied" if key else "implied (ratio)", "answer": values[key] if key else None})
     for j, (template, kinds, keys) in enumerate(STATEMENT_QUESTIONS):
         names = {kind: STATEMENT_NAMES[kind][(n + j) % len(STATEMENT_NAMES[kind])] for kind in STATEMENT_NAMES}
         out.append({"gold": [(path.name, pages[k]) for k in kinds], "all": len(kinds) > 1,
@@ -267,7 +301,8 @@ def _statement_questions(path: Path, ci: int, company: str, year: int, n: int) -
 
 
 def measure(app: Pagelens, questions: list[dict], scoped: bool, answers: bool, k: int = 5) -> dict[str, list[float]]:
-    """kind -> [hit@1, hit@5, MRR, answer accuracy, n] (and "all")."""
+    """kind -> [hit@1, hit@5, MRR, answer accuracy (of the questions with an answer key; nan if none), n]
+    (and "all")."""
     from pagelens.evaluate import hit_rank
 
     rows: dict[str, list[float]] = {}
@@ -276,18 +311,20 @@ def measure(app: Pagelens, questions: list[dict], scoped: bool, answers: bool, k
         hits = app.search(q["question"], k=k, docs=docs)
         rank = hit_rank(q["gold"], hits, q["all"])
         ok = 0.0
-        if answers:
+        keyed = answers and q["answer"] is not None
+        if keyed:
             ans = app.ask(q["question"], docs=docs)
             wanted = q["answer"] if isinstance(q["answer"], list) else [q["answer"]]  # every part's value
             ok = float(not ans.abstained and all(answer_correct(ans.answer, [v]) for v in wanted))
         for key in (q["kind"], "all"):
-            r = rows.setdefault(key, [0.0, 0.0, 0.0, 0.0, 0.0])
+            r = rows.setdefault(key, [0.0] * 6)
             r[0] += rank == 1
             r[1] += rank is not None
             r[2] += 1 / rank if rank else 0.0
             r[3] += ok
             r[4] += 1
-    return {key: [v / r[4] for v in r[:4]] + [r[4]] for key, r in rows.items()}
+            r[5] += keyed
+    return {key: [v / r[4] for v in r[:3]] + [r[3] / r[5] if r[5] else float("nan"), r[4]] for key, r in rows.items()}
 
 
 def main() -> None:
@@ -298,13 +335,16 @@ def main() -> None:
     ap.add_argument("--no-answers", action="store_true", help="retrieval only")
     ap.add_argument("--filler", type=int, default=0, help="look-alike pages added after each filing's sections")
     ap.add_argument("--statements", action="store_true", help="add financial statements and questions naming them")
+    ap.add_argument("--implied", action="store_true",
+                    help="with --statements: questions naming a line item or ratio, not its statement, and a "
+                         "key-figures page that uses their words")
     ap.add_argument("--style", choices=("plain", "sec"), default="plain",
                     help="plain: 14 pt headings; sec: printed like EDGAR filings (see above)")
     args = ap.parse_args()
     root = args.root or Path(tempfile.mkdtemp(prefix="pagelens-routing-"))
     (root / "pdfs").mkdir(parents=True, exist_ok=True)
     questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler, args.style,
-                      args.statements)
+                      args.statements, args.implied)
     settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
     t0 = time.perf_counter()
     with Pagelens(settings) as app:
@@ -312,9 +352,11 @@ def main() -> None:
     n_docs = len(list((root / "pdfs").glob("*.pdf")))
     print(f"{n_docs} filings, {len(questions)} questions, ingested in {time.perf_counter() - t0:.0f} s\n")
     print(f"{'setting':<22}{'questions':<12}{'n':>4}{'hit@1':>8}{'hit@5':>8}{'MRR':>7}{'answers':>9}")
-    no_labels = {**settings.retrieval.weights, "label": 0.0}
+    no_labels = {**settings.retrieval.weights, "label": 0.0, "implied": 0.0}
+    no_implied = {**settings.retrieval.weights, "implied": 0.0}
     for label, overrides, scoped in (
         *((("label prior off", {"retrieval.weights": no_labels}, False),) if args.statements else ()),
+        *((("implied off", {"retrieval.weights": no_implied}, False),) if args.implied else ()),
         ("routing off", {"retrieval.route": False}, False),
         ("multipart off", {"retrieval.multipart": False}, False),
         ("answers by parts off", {"answer.by_parts": False}, False),
@@ -324,7 +366,7 @@ def main() -> None:
         with Pagelens(settings.with_overrides(**overrides)) as app:
             rows = measure(app, questions, scoped, not args.no_answers)
         for kind, (h1, h5, mrr, ok, n) in rows.items():
-            ans = "" if args.no_answers else f"{ok:>9.2f}"
+            ans = "" if args.no_answers or ok != ok else f"{ok:>9.2f}"
             print(f"{label:<22}{kind:<12}{int(n):>4}{h1:>8.2f}{h5:>8.2f}{mrr:>7.2f}{ans}")
             label = ""
 
