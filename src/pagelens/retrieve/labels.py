@@ -161,14 +161,14 @@ def label_docs(
 
 def add_label_prior(
     candidates: list[C], hits: Sequence[ScoredPoint], prior: float, make: Callable[[ScoredPoint], C],
-    cid: Callable[[ScoredPoint], str], strength: Mapping[str, float] | None = None,
+    cid: Callable[[ScoredPoint], str], strength: Mapping[str, float] | None = None, channel: str = "label",
 ) -> bool:
     """Each chunk of ``hits`` (the label lookup) gains ``prior`` in its fused score and a first place in
     channel ``label`` (its explanation); one not among ``candidates`` joins them (``make``). With
     ``strength`` (doc id -> routing strength, when the question names documents) a chunk gains
     ``prior`` times its document's strength: every filing has a cash-flow statement and every paper a
-    Table 1, and the label must not outweigh which document the question names. True when any did. The
-    caller re-sorts."""
+    Table 1, and the label must not outweigh which document the question names. ``channel`` names the
+    prior in the explanation. True when any did. The caller re-sorts."""
     by_id = {c.chunk.id: c for c in candidates}
     for h in hits:
         gain = prior * (strength.get(str(h.payload.get("doc_id")), 0.0) if strength else 1.0)
@@ -176,7 +176,7 @@ def add_label_prior(
         if c is None:
             c = by_id[cid(h)] = make(h)
             candidates.append(c)
-        c.channels.update({"label": float(h.score), "label_rank": 1.0})
+        c.channels.update({channel: float(h.score), f"{channel}_rank": 1.0})
         c.fused += gain
         c.channels["fused"] = c.fused
     return bool(hits)

@@ -52,6 +52,7 @@ from pagelens.retrieve.labels import (
     LABEL_VECTOR, LABEL_WEIGHT, add_label_prior, label_docs, label_vector, question_labels,
 )
 from pagelens.retrieve import hop, multipart, pagescore
+from pagelens.retrieve.line_items import IMPLIED_WEIGHT, implied_statements
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing, designators
 from pagelens.settings import Settings
@@ -322,20 +323,27 @@ class Retriever:
     ) -> bool:
         """The label prior (``pagelens.retrieve.labels``): the chunks that carry a label the question
         names ("Figure 2"), within the documents it is about, gain a first place in channel ``label``;
-        those no other channel found join ``out``. True when any chunk gained it."""
-        keys = question_labels(query)
-        weight = base.get("label", LABEL_WEIGHT)
-        if not keys or weight <= 0:
+        those no other channel found join ``out``. The chunks of the statements its line items and ratios
+        imply (``pagelens.retrieve.line_items``) gain a place in channel ``implied``. True when any chunk
+        gained either."""
+        lookups = [(keys, channel, weight) for keys, channel, weight in (
+            (question_labels(query), "label", base.get("label", LABEL_WEIGHT)),
+            (implied_statements(query), "implied", base.get("implied", IMPLIED_WEIGHT))) if keys and weight > 0]
+        if not lookups:
             return False
         routed = routing.above(SCOPE_STRENGTH) if routing is not None else []
         docs = label_docs(routed, [c.chunk.doc_id for c in out], doc_ids)
         if not docs:
             return False
-        query_ = ChannelQuery(LABEL_VECTOR, label_vector(keys), self.settings.retrieval.pool)
-        [hits] = self.store.search_batch(self.collection, [query_], docs)
-        return add_label_prior(out, hits, weight / (self.settings.retrieval.rrf_k + 1),
-                               lambda h: _Candidate(chunk_from_payload(h.payload), 0.0), _cid,
-                               {d: routing.strength[d] for d in routed} if routing is not None and routed else None)
+        pool = self.settings.retrieval.pool
+        found = self.store.search_batch(
+            self.collection, [ChannelQuery(LABEL_VECTOR, label_vector(keys), pool) for keys, _, _ in lookups], docs)
+        strength = {d: routing.strength[d] for d in routed} if routing is not None and routed else None
+        gained = False
+        for (_, channel, weight), hits in zip(lookups, found):
+            gained |= add_label_prior(out, hits, weight / (self.settings.retrieval.rrf_k + 1),
+                                      lambda h: _Candidate(chunk_from_payload(h.payload), 0.0), _cid, strength, channel)
+        return gained
 
     def _part(
         self, query: str, channels: list[str], doc_ids: list[str] | None, weights: dict[str, float], routed: bool,

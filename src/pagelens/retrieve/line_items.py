@@ -1,0 +1,100 @@
+"""Line items and ratios by the statement that prints them: a question that asks for "the cost of goods
+sold", "operating cash flow" or "the inventory turnover ratio" without naming a statement prefers the
+pages of the statements those figures come from, as a weaker label prior than a named statement's
+(channel ``implied``, weight ``IMPLIED_WEIGHT``; ``pagelens.retrieve.labels``, never a filter).
+
+A filing discusses its figures on many pages (the MD&A, key-figure highlights, the notes) in the words a
+question uses, while the statement prints them under their own names ("Cost of sales", "Net cash
+provided by operating activities", "Purchases of property, plant and equipment") and prints a ratio's
+parts, never the ratio. Neither channel then finds the page that holds the number. Which statement
+carries which figure is fixed by accounting practice (US GAAP and IFRS present the same primary
+statements), so it is a lexicon here, one entry per figure, written from that practice rather than from
+questions:
+
+* a line item → the statement that presents it (revenue, cost of sales, operating income, net income,
+  EPS → income; assets, liabilities, inventories, receivables, debt, equity, working capital → balance;
+  operating/investing/financing cash flows, capital expenditures, dividends paid, buybacks → cash flow);
+* a ratio → the statements of its numerator and denominator (inventory turnover = cost of sales /
+  inventory → income and balance; return on assets → income and balance; the quick ratio → balance).
+
+A question that names a statement itself ("based on the balance sheet") is read by its own words only
+(:mod:`pagelens.retrieve.statements`); this lexicon fills in where it names none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pagelens.retrieve.statements import statement_kinds
+
+IMPLIED_WEIGHT = 1.0
+"""Fusion weight of an implied statement's prior (``retrieval.weights["implied"]`` overrides it), half a
+named statement's (``labels.LABEL_WEIGHT``): the lexicon infers what the question did not say, and a
+discussion page that the question's words match well should still be able to stay first."""
+
+_I, _B, _C = "income", "balance", "cashflow"
+_OPT_NET = r"(?:net\s+|total\s+|consolidated\s+)?"
+# Each entry: a pattern (case-insensitive, whole words) → the statements, in the order they are read.
+# Ratios come first: "inventory turnover" must not be read as the balance sheet's "inventory" alone.
+_RATIOS: list[tuple[str, tuple[str, ...]]] = [
+    (r"(?:inventory|inventories|stock)\s+turnover|days?\s+(?:of\s+)?inventory|inventory\s+days|\bDIO\b", (_I, _B)),
+    (r"(?:receivables?|debtors?)\s+turnover|days?\s+sales\s+outstanding|\bDSO\b", (_I, _B)),
+    (r"(?:payables?|creditors?)\s+turnover|days?\s+payables?\s+outstanding|\bDPO\b", (_I, _B)),
+    (r"(?:fixed[\s-]+|total[\s-]+)?assets?\s+turnover", (_I, _B)),
+    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?(?:assets|equity|invested\s+capital|capital\s+employed)"
+     r"|\bRO(?:A|E|IC|CE)\b", (_I, _B)),
+    (r"interest\s+coverage|times\s+interest\s+earned", (_I,)),
+    (r"operating\s+cash\s+flow\s+ratio|cash\s+flow\s+(?:to\s+debt|coverage)", (_C, _B)),
+    (r"(?:dividend\s+)?payout\s+ratio", (_C, _I)),
+    (r"capex\s+(?:to|as\s+a?\s*%?\s*(?:percent(?:age)?\s+)?of)\s+(?:revenue|sales)|capital\s+intensity", (_C, _I)),
+    (r"cash\s+conversion", (_C,)),
+    (r"free\s+cash\s+flow", (_C,)),
+    (r"(?:current|quick|acid[\s-]+test|cash)\s+ratio|debt[\s-]+to[\s-]+(?:equity|assets|capital)"
+     r"|(?:leverage|gearing|solvency)\s+ratio|book\s+value\s+per\s+share", (_B,)),
+    (r"(?:gross|operating|net|profit|ebitda|ebit|pre[\s-]?tax)\s+(?:profit\s+)?margins?|effective\s+tax\s+rate",
+     (_I,)),
+]
+_ITEMS: list[tuple[str, tuple[str, ...]]] = [
+    (r"cash\s+(?:flows?\s+)?(?:from|provided\s+by|used\s+(?:in|by))\s+(?:operati\w+|investing|financing)"
+     r"|(?:operating|investing|financing)\s+(?:activities|cash\s+flows?)|cash\s+from\s+operations"
+     r"|capital\s+expenditures?|\bcapex\b|purchases?\s+of\s+(?:property|fixed\s+assets|pp&e)"
+     r"|dividends?\s+paid|cash\s+dividends|(?:share|stock)\s+(?:repurchases?|buybacks?)"
+     r"|repurchases?\s+of\s+(?:common\s+)?(?:stock|shares)|depreciation\s+and\s+amortization|\bD&A\b", (_C,)),
+    (rf"{_OPT_NET}(?:revenues?|net\s+sales|total\s+sales|turnover)\b|cost\s+of\s+(?:goods\s+sold|sales|revenues?"
+     r"|products\s+sold)|\bCOGS\b|gross\s+profit|operating\s+(?:income|profit|loss|expenses?)"
+     r"|income\s+from\s+operations|\bEBIT(?:DA)?\b|selling,?\s+general\s+(?:and|&)\s+administrative|\bSG&A\b"
+     r"|research\s+and\s+development\s+(?:expenses?|costs?)|\bR&D\s+(?:expenses?|costs?)"
+     r"|(?:income\s+)?tax\s+expense|provision\s+for\s+income\s+taxes|interest\s+expense"
+     r"|net\s+(?:income|earnings|loss|profit)|earnings\s+per\s+share|\bEPS\b", (_I,)),
+    (r"total\s+(?:assets|liabilities)|current\s+(?:assets|liabilities)|inventor(?:y|ies)"
+     r"|(?:accounts|trade)\s+(?:receivable|payable)|receivables|payables"
+     r"|property,?\s+plant,?\s+and\s+equipment|\bPP&?N?E\b|fixed\s+assets|goodwill|intangible\s+assets"
+     r"|(?:long[\s-]+term|short[\s-]+term|total|net)\s+(?:debt|borrowings)|working\s+capital|retained\s+earnings"
+     r"|(?:total\s+)?(?:stockholders|shareholders)['’]?\s+equity|book\s+value"
+     r"|cash\s+and\s+(?:cash\s+)?equivalents", (_B,)),
+]
+_COMPILED = [(re.compile(rf"(?i)(?<![\w-])(?:{rx})(?![\w-])"), kinds) for rx, kinds in _RATIOS + _ITEMS]
+
+
+def implied_kinds(query: str) -> list[str]:
+    """The statements the line items and ratios ``query`` asks for come from, in order of first mention;
+    none when the question names a statement itself ("per the balance sheet") or asks for no figure of
+    one. A ratio's span is read once: "inventory turnover" → income, balance (not "inventory" again)."""
+    if statement_kinds(query):
+        return []
+    taken: list[tuple[int, int]] = []
+    found: list[tuple[int, str]] = []
+    for rx, kinds in _COMPILED:
+        for m in rx.finditer(query):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            taken.append((m.start(), m.end()))
+            found += [(m.start() + i, kind) for i, kind in enumerate(kinds)]
+    return list(dict.fromkeys(kind for _, kind in sorted(found)))
+
+
+def implied_statements(query: str) -> list[str]:
+    """Label keys of the statements a question implies (``statement:income``, …), as
+    :func:`pagelens.retrieve.statements.question_statements` gives those it names."""
+    return [f"statement:{kind}" for kind in implied_kinds(query)]
+

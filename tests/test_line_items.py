@@ -1,0 +1,82 @@
+"""A question that asks for a line item or a ratio without naming its statement ("Acme's capital
+expenditures", "the inventory turnover") prefers the pages of the statements that print its parts, as a
+weaker prior than a named statement's (channel ``implied``); a question that names a statement keeps to
+its own words. Real parser, MiniLM and qdrant-edge on the 10-K-like filing of ``statement_pdfs``, whose
+discussion pages use the questions' words without the numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from pagelens.retrieve.line_items import implied_kinds, implied_statements
+
+from index_support import ingested_app, ranked_pages
+from statement_pdfs import build_filing
+
+
+def test_line_items_imply_the_statement_that_prints_them():
+    assert implied_kinds("What was Acme's cost of goods sold in 2018?") == ["income"]
+    assert implied_kinds("What is the FY2018 capital expenditure amount for 3M?") == ["cashflow"]
+    assert implied_kinds("How much cash did operating activities provide in 2019?") == ["cashflow"]
+    assert implied_kinds("What were total current liabilities at year end?") == ["balance"]
+    assert implied_kinds("Diluted earnings per share for the quarter?") == ["income"]
+    assert implied_statements("What did Acme pay in dividends paid last year?") == ["statement:cashflow"]
+
+
+def test_a_ratio_implies_the_statements_of_its_parts_read_once():
+    # Cost of sales over inventory: both statements, and "inventory" is not read again as the balance sheet.
+    assert implied_kinds("What is Acme's FY2018 inventory turnover ratio?") == ["income", "balance"]
+    assert implied_kinds("Return on assets in 2019?") == ["income", "balance"]
+    assert implied_kinds("What was the quick ratio at the end of Q2?") == ["balance"]
+    assert implied_kinds("What was the operating margin in fiscal 2020?") == ["income"]
+    assert implied_kinds("What is the dividend payout ratio?") == ["cashflow", "income"]
+
+
+def test_a_named_statement_or_no_figure_implies_nothing():
+    assert implied_kinds("According to the cash flow statement, what was net income?") == []
+    assert implied_kinds("What were total assets on the statement of financial position?") == []
+    assert implied_kinds("How many parameters does BERT-large have?") == []
+    assert implied_kinds("Who chairs the audit committee?") == []
+    # Words that only look like items: a company's "sales team", "cash" alone, "equity research".
+    assert implied_kinds("Where is the sales team based?") == []
+    assert implied_kinds("How much cash did the founders invest?") == []
+
+
+@pytest.fixture(scope="module")
+def filing(tmp_path_factory: pytest.TempPathFactory):
+    tmp = tmp_path_factory.mktemp("line-items")
+    pages = build_filing(tmp / "acme-10k.pdf")
+    with ingested_app(tmp, [tmp / "acme-10k.pdf"]) as app:
+        yield app, pages
+
+
+def test_a_line_item_reaches_its_statement_page_first(filing):
+    """The discussion says "capital expenditures" in so many words; the cash flow statement prints
+    "Purchases of property, plant and equipment" with the number."""
+    app, pages = filing
+    q = "What were Acme's capital expenditures in 2018?"
+    without = ranked_pages(app, q, "implied", 0.0)
+    assert without[0][0] != pages["cashflow"]
+    ranked = ranked_pages(app, q, "implied", 1.0)
+    assert ranked[0][0] == pages["cashflow"] and ranked[0][1]["implied_rank"] == 1
+    assert "label" not in ranked[0][1]  # the question named no statement
+    # A prior, not a filter: the discussion pages keep their order behind it.
+    assert [p for p, _ in ranked[1:]] == [p for p, _ in without if p != pages["cashflow"]][:4]
+
+
+def test_a_ratio_brings_both_statements_into_the_top_five(filing):
+    app, pages = filing
+    q = "What was Acme's inventory turnover in 2018?"
+    without = [p for p, _ in ranked_pages(app, q, "implied", 0.0)]
+    assert not {pages["income"], pages["balance"]} <= set(without)
+    top = [p for p, _ in ranked_pages(app, q, "implied", 1.0)]
+    assert {pages["income"], pages["balance"]} <= set(top)
+
+
+def test_a_named_statement_outranks_an_implied_one(filing):
+    """"Net income" implies the income statement, but the question asks for the cash flow statement's."""
+    app, pages = filing
+    ranked = ranked_pages(app, "According to the cash flow statement, what was Acme's net income in 2018?", "implied", 1.0)
+    assert ranked[0][0] == pages["cashflow"]
+    assert not any("implied" in ch for _, ch in ranked)
+
