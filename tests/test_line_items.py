@@ -80,3 +80,33 @@ def test_a_named_statement_outranks_an_implied_one(filing):
     assert ranked[0][0] == pages["cashflow"]
     assert not any("implied" in ch for _, ch in ranked)
 
+
+def test_other_names_are_the_names_a_statement_prints():
+    from pagelens.retrieve.line_items import other_names
+
+    assert "net sales" in other_names("What was Acme's net revenue in 2018?")
+    assert "cost of sales" in other_names("What was the cost of goods sold?")
+    assert "net cash provided by operating activities" in other_names("How much operating cash flow was there?")
+    assert other_names("How many parameters does BERT-large have?") == []
+    # What the question said itself is not repeated, nor a shorter name inside it.
+    assert "revenue" not in other_names("What was Acme's net revenue in 2018?")
+
+
+def test_a_statement_row_answers_by_another_name_of_the_item(filing):
+    """"Cost of goods sold" is printed "Cost of sales", "operating cash flow" "Net cash provided by operating
+    activities": the row is read for the question, not another row that shares a word ("Net income")."""
+    app, _ = filing
+    ans = app.ask("What was Acme's cost of goods sold in 2018?")
+    assert not ans.abstained and "7,905" in ans.answer.split("[")[0], ans.answer
+    ans = app.ask("How much operating cash flow did Acme generate in 2018?")
+    assert not ans.abstained and "2,390" in ans.answer.split("[")[0], ans.answer
+
+
+def test_a_part_named_by_another_name_keeps_its_words(filing):
+    """A two-part question: the part "net revenue" is answered from the income statement's "Net sales" row;
+    its label is not dropped as if it named the document (``by_parts._unnamed``)."""
+    app, _ = filing
+    ans = app.ask("What were Acme's net revenue and its total assets in 2018?")
+    revenue = ans.answer.split("total assets:")[0]
+    assert "12,410" in revenue, ans.answer
+    assert "18,932" in ans.answer, ans.answer

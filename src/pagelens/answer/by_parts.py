@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from pagelens.models import SearchHit
+from pagelens.retrieve.line_items import other_names
 from pagelens.retrieve.parts import decompose
 from pagelens.retrieve.routing import designators
 
@@ -91,11 +92,13 @@ def _own_documents(hits: Sequence[SearchHit], label: str, view: list[int]) -> li
 def _unnamed(question: str, label: str, own: Sequence[SearchHit]) -> str:
     """The part's question without its label when the label named the document, not the page: the
     part's evidence page does not contain it ("fiscal 2018" is the filing's period, not on its
-    capital-expenditure page), so the answer is not held to words the page cannot have."""
+    capital-expenditure page), so the answer is not held to words the page cannot have. A label the page
+    prints by another name of the same line item ("Net sales" for "net revenue": ``line_items.other_names``)
+    names the page's row and stays."""
     if not own:
         return question
     text = " ".join(c.text for c in own[0].all_chunks()).lower()
-    if all(w in text for w in label.lower().split()):
+    if any(all(w in text for w in name.lower().split()) for name in (label, *other_names(label))):
         return question
     out = re.sub(rf"\s*\b(?:in|for|during|of|at|on)?\s*{re.escape(label)}\b", "", question, flags=re.I)
     return out if out.strip(" ?") else question

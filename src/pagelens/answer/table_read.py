@@ -31,6 +31,7 @@ from pagelens.answer import support as sp
 from pagelens.answer import text as tx
 from pagelens.answer.candidates import Candidate
 from pagelens.answer.focus import VALUE_KINDS, Focus
+from pagelens.retrieve.line_items import other_names
 
 CELL_BONUS = 0.15  # the row of the cell a table read names: its row and its column
 ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the asked year
@@ -38,12 +39,14 @@ ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the aske
 
 def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], extreme: bool) -> None:
     """Each table among the candidates read as a grid (``cells``): the row of the cell the question
-    names gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
+    names (in its own words, or by another name of the line item it asks for, ``line_items.other_names``:
+    "Net sales" for "net revenue") gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
     ``ABSENT_PENALTY`` when a value is asked (a question for a thing of a kind, or for an extreme,
     names a column and asks which row)."""
     value = focus.kind in VALUE_KINDS and not extreme
+    row_terms = q_terms + [t for t in tx.content_terms(" ".join(other_names(question))) if t not in q_terms]
     for rows in tc.tables(cands):
-        read = tc.read(question, q_terms, rows, focus.terms)
+        read = tc.read(question, row_terms, rows, focus.terms)
         if read is None:
             continue
         if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read) \

@@ -98,3 +98,47 @@ def implied_statements(query: str) -> list[str]:
     :func:`pagelens.retrieve.statements.question_statements` gives those it names."""
     return [f"statement:{kind}" for kind in implied_kinds(query)]
 
+
+# The names one line item goes by, as questions and statements print them: "net revenue" is printed "Net
+# sales", "cost of goods sold" "Cost of sales", "operating cash flow" "Net cash provided by operating
+# activities", "capital expenditures" "Purchases of property, plant and equipment".
+_NAMES: list[tuple[str, ...]] = [
+    ("revenue", "revenues", "net revenue", "net revenues", "total revenue", "total revenues", "net sales",
+     "total net sales", "sales", "turnover"),
+    ("cost of goods sold", "cost of sales", "cost of revenue", "cost of revenues", "cost of products sold", "COGS"),
+    ("operating income", "income from operations", "operating profit", "operating earnings"),
+    ("net income", "net earnings", "net profit", "profit for the year"),
+    ("operating cash flow", "operating cash flows", "cash from operations", "cash flow from operations",
+     "cash flows from operations", "net cash provided by operating activities",
+     "net cash from operating activities", "cash flows from operating activities", "cash generated from operations"),
+    ("capital expenditure", "capital expenditures", "capex", "purchases of property, plant and equipment",
+     "purchases of property and equipment", "additions to property, plant and equipment",
+     "payments for acquisition of property, plant and equipment"),
+    ("property, plant and equipment", "property and equipment", "PP&E", "fixed assets"),
+    ("dividends paid", "cash dividends paid", "payments of dividends"),
+    ("share repurchases", "stock repurchases", "share buybacks", "stock buybacks", "repurchases of common stock",
+     "purchases of treasury stock"),
+    ("selling, general and administrative", "SG&A"),
+    ("accounts receivable", "trade receivables", "receivables"),
+    ("stockholders' equity", "shareholders' equity", "total equity"),
+    ("long-term debt", "long-term borrowings"),
+]
+
+
+def _name_rx(name: str) -> re.Pattern[str]:
+    words = r"\s+".join(re.escape(w) for w in name.split())
+    return re.compile(rf"(?i)(?<![\w-]){words}(?![\w-])")
+
+
+_NAME_RX = [[_name_rx(n) for n in group] for group in _NAMES]
+
+
+def other_names(query: str) -> list[str]:
+    """The names the line items ``query`` asks for are printed by besides its own ("net revenue" →
+    "net sales", "total revenue", …), for reading a statement's rows; none for a question that names none."""
+    out: list[str] = []
+    for group, rxs in zip(_NAMES, _NAME_RX):
+        said = [n for n, rx in zip(group, rxs) if rx.search(query)]
+        if said:
+            out += [n for n in group if n not in said and not any(n in s for s in said)]
+    return list(dict.fromkeys(out))
