@@ -39,14 +39,14 @@ ABSENT_PENALTY = 0.6  # the rows of a table that lacks the asked row or the aske
 
 def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Candidate], extreme: bool) -> None:
     """Each table among the candidates read as a grid (``cells``): the row of the cell the question
-    names (in its own words, or by another name of the line item it asks for, ``line_items.other_names``:
-    "Net sales" for "net revenue") gets ``CELL_BONUS`` and quotes that cell; a table that lacks the asked row or year weighs
+    names gets ``CELL_BONUS`` and quotes that cell (``_read``: in its own words, else by another name of
+    the line item it asks for); a table that lacks the asked row or year weighs
     ``ABSENT_PENALTY`` when a value is asked (a question for a thing of a kind, or for an extreme,
     names a column and asks which row)."""
     value = focus.kind in VALUE_KINDS and not extreme
-    row_terms = q_terms + [t for t in tx.content_terms(" ".join(other_names(question))) if t not in q_terms]
+    aliases = [t for t in tx.content_terms(" ".join(other_names(question))) if t not in q_terms]
     for rows in tc.tables(cands):
-        read = tc.read(question, row_terms, rows, focus.terms)
+        read = _read(question, q_terms, aliases, rows, focus)
         if read is None:
             continue
         if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read) \
@@ -73,6 +73,18 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
         if match >= tc.COL_NAMED:
             row.column, row.cell_score = col, match
             row.score += CELL_BONUS * match * row.factor
+
+
+def _read(question: str, q_terms: list[str], aliases: list[str], rows: list[Candidate], focus: Focus) -> tc.Cell | None:
+    """The table read by the question's own words; where they name no row whole, by the other names of
+    the line item it asks for (``line_items.other_names``: "Net sales" for "net revenue", "Cost of sales"
+    for "cost of goods sold"), if that names a row whole. "Revenue from services" keeps its "Services"
+    row under "Revenue" rather than "Total revenue", which the other names of revenue would name too."""
+    read = tc.read(question, q_terms, rows, focus.terms)
+    if not aliases or (read is not None and read.row_match >= 1.0):
+        return read
+    alt = tc.read(question, q_terms + aliases, rows, focus.terms)
+    return alt if alt is not None and alt.row_match >= 1.0 else read
 
 
 def _unnamed_tables(cands: list[Candidate]) -> list[list[Candidate]]:
