@@ -28,6 +28,11 @@ without the numbers; the row "implied off" (``retrieval.weights["implied"] = 0``
 items and ratios as statements (``pagelens.retrieve.line_items``) adds. Ratio questions have no answer key
 (the value is computed): retrieval only.
 
+``--directions`` asks every statement and line-item question with an answer key once more wrapped in
+directions for whoever answers ("... Answer in USD millions.", "Assume that you are a public equities
+analyst. Answer the following question by primarily using the information in the filing: ...",
+"... Round your answer to two decimal places."), as benchmarks and people write them.
+
 ``--style sec`` prints the filings the way EDGAR filings print (issue #10): Item and PART headings in
 body-size bold, "Item 7." and its title on two lines, one heading overprinted to fake bold, a
 "Table of Contents" link and a running head that alternates between even and odd pages (the
@@ -126,6 +131,16 @@ IMPLIED_QUESTIONS = [  # (template, statements needed, value key)
     ("What was {short}'s FY{year} cash conversion ratio, defined as cash from operations divided by net income?",
      ["cashflow"], None),
     ("What was {short}'s operating margin in fiscal {year}?", ["income"], None),
+]
+# --directions: the same questions wrapped in directions for whoever answers, as benchmarks and people
+# write them (units, rounding, a persona, where to look), one wrapper per question in turn.
+DIRECTIONS = [
+    "{q} Answer in USD millions.",
+    "Assume that you are a public equities analyst. Answer the following question by primarily using the "
+    "information in the filing: {lower}",
+    "{q} Give a response to the question by relying on the details shown in the financial statements.",
+    "{q} Round your answer to two decimal places.",
+    "{q} Please answer in millions of dollars and say which page the figure is on.",
 ]
 # A key-figures page in every filing with --implied: the words such questions use, without their numbers.
 STATEMENT_KPI = (
@@ -338,6 +353,9 @@ def main() -> None:
     ap.add_argument("--implied", action="store_true",
                     help="with --statements: questions naming a line item or ratio, not its statement, and a "
                          "key-figures page that uses their words")
+    ap.add_argument("--directions", action="store_true",
+                    help="also ask every statement and line-item question with an answer key wrapped in "
+                         "directions (units, rounding, a persona)")
     ap.add_argument("--style", choices=("plain", "sec"), default="plain",
                     help="plain: 14 pt headings; sec: printed like EDGAR filings (see above)")
     args = ap.parse_args()
@@ -345,6 +363,10 @@ def main() -> None:
     (root / "pdfs").mkdir(parents=True, exist_ok=True)
     questions = build(root / "pdfs", args.companies, list(range(2016, 2016 + args.years)), args.filler, args.style,
                       args.statements, args.implied)
+    if args.directions:
+        questions += [{**q, "kind": "directions", "question": DIRECTIONS[i % len(DIRECTIONS)].format(
+            q=q["question"], lower=q["question"][0].lower() + q["question"][1:])}
+            for i, q in enumerate(q for q in questions if q["kind"] in ("statement", "implied"))]
     settings = Settings(home=root / "home").with_overrides(**{"ingest.ocr": "off", "answer.cache": False})
     t0 = time.perf_counter()
     with Pagelens(settings) as app:
