@@ -4,9 +4,17 @@ tables, the way EDGAR filings print them) and notes that cite the statements."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pymupdf
+
+from index_support import ingested_app
+
+if TYPE_CHECKING:
+    from pagelens.app import Pagelens
 
 PROSE = (
     "Management discusses cash flows, capital expenditures, purchases of property and equipment, total assets, "
@@ -92,3 +100,11 @@ def build_filing(path: Path, year: int = 2018, discussion_pages: int = 6) -> dic
     doc.save(path)
     doc.close()
     return pages
+
+
+@contextmanager
+def ingested_filing(tmp: Path, **app_options: Any) -> Iterator[tuple["Pagelens", dict[str, int]]]:
+    """The application over the filing built in ``tmp`` (``index_support.ingested_app``), with its pages."""
+    pages = build_filing(tmp / "acme-10k.pdf")
+    with ingested_app(tmp, [tmp / "acme-10k.pdf"], **app_options) as app:
+        yield app, pages

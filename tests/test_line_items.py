@@ -10,8 +10,8 @@ import pytest
 
 from pagelens.retrieve.line_items import implied_kinds, implied_statements
 
-from index_support import ingested_app, ranked_pages
-from statement_pdfs import build_filing
+from index_support import ranked_pages
+from statement_pdfs import ingested_filing
 
 
 def test_line_items_imply_the_statement_that_prints_them():
@@ -44,9 +44,7 @@ def test_a_named_statement_or_no_figure_implies_nothing():
 
 @pytest.fixture(scope="module")
 def filing(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("line-items")
-    pages = build_filing(tmp / "acme-10k.pdf")
-    with ingested_app(tmp, [tmp / "acme-10k.pdf"]) as app:
+    with ingested_filing(tmp_path_factory.mktemp("line-items")) as (app, pages):
         yield app, pages
 
 

@@ -13,8 +13,8 @@ from pagelens.models import Chunk
 from pagelens.retrieve.labels import chunk_labels, question_labels
 from pagelens.retrieve.statements import question_statements, title_statements
 
-from index_support import ingested_app, ranked_pages
-from statement_pdfs import build_filing
+from index_support import ranked_pages
+from statement_pdfs import ingested_filing
 
 
 def test_a_question_names_a_statement_by_any_of_its_names():
@@ -66,9 +66,7 @@ def test_chunk_keys_come_from_titles_and_an_index_carries_none():
 
 @pytest.fixture(scope="module")
 def filing(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("statements")
-    pages = build_filing(tmp / "acme-10k.pdf")
-    with ingested_app(tmp, [tmp / "acme-10k.pdf"]) as app:
+    with ingested_filing(tmp_path_factory.mktemp("statements")) as (app, pages):
         yield app, pages
 
 

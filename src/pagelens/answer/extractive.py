@@ -51,6 +51,7 @@ from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import Candidate, candidates
 from pagelens.answer.citations import format_citation
 from pagelens.answer.cues import MAX_Q, MIN_Q, Cues
+from pagelens.answer.directions import asked
 from pagelens.answer import distinct as ds
 from pagelens.answer import fields as fl
 from pagelens.answer.focus import VALUE_KINDS, anchor_names, best_attachment, focus_idf, focus_of
@@ -79,7 +80,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 51
+EXTRACTIVE_VERSION = 52
 
 
 @dataclass
@@ -104,7 +105,9 @@ class ExtractiveAnswerer:
         self.calibration = calibration
 
     def answer(self, question: str, hits: Sequence[SearchHit]) -> tuple[str, bool, float]:
-        """(answer text with citations, abstained, evidence score of the best snippet)."""
+        """(answer text with citations, abstained, evidence score of the best snippet). The question's
+        directions about the answer ("Answer in USD millions.") are set aside (``directions.asked``)."""
+        question = asked(question)
         if self.settings.by_parts:
             by_parts = answer_by_parts(self, question, hits)
             if by_parts is not None:
