@@ -43,7 +43,7 @@ STATEMENTS = {
     "cashflow": ("CONSOLIDATED STATEMENTS OF CASH FLOWS", [
         ("Net income", "1,604", "1,472"), ("Depreciation and amortization", "611", "590"),
         ("Net cash provided by operating activities", "2,390", "2,201"),
-        ("Purchases of property, plant and equipment", "(1,047)", "(903)"),
+        ("Purchases of property, plant and equipment (PP&E)", "(1,047)", "(903)"),
         ("Net cash used in investing activities", "(1,311)", "(1,020)"), ("Dividends paid", "(512)", "(488)")]),
     "equity": ("CONSOLIDATED STATEMENTS OF STOCKHOLDERS' EQUITY", [
         ("Balance at beginning of year", "8,102", "7,650"), ("Net income", "1,604", "1,472"),

@@ -108,3 +108,11 @@ def test_a_part_named_by_another_name_keeps_its_words(filing):
     revenue = ans.answer.split("total assets:")[0]
     assert "12,410" in revenue, ans.answer
     assert "18,932" in ans.answer, ans.answer
+
+
+def test_a_row_named_more_fully_by_another_name_answers(filing):
+    """"Capital expenditures" are printed "Purchases of property, plant and equipment" on the cash flow
+    statement, the discussion says "capital expenditures" without a number."""
+    app, _ = filing
+    ans = app.ask("What were Acme's capital expenditures in 2018?")
+    assert not ans.abstained and "1,047" in ans.answer.split("[")[0], ans.answer

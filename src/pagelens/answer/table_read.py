@@ -78,13 +78,14 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
 def _read(question: str, q_terms: list[str], aliases: list[str], rows: list[Candidate], focus: Focus) -> tc.Cell | None:
     """The table read by the question's own words; where they name no row whole, by the other names of
     the line item it asks for (``line_items.other_names``: "Net sales" for "net revenue", "Cost of sales"
-    for "cost of goods sold"), if that names a row whole. "Revenue from services" keeps its "Services"
-    row under "Revenue" rather than "Total revenue", which the other names of revenue would name too."""
+    for "cost of goods sold"), if those name a row more fully ("Purchases of property, plant and equipment
+    (PP&E)" for "capital expenditure", short of whole by its "PP&E"). "Revenue from services" keeps its
+    "Services" row under "Revenue" rather than "Total revenue", which the other names of revenue name too."""
     read = tc.read(question, q_terms, rows, focus.terms)
     if not aliases or (read is not None and read.row_match >= 1.0):
         return read
     alt = tc.read(question, q_terms + aliases, rows, focus.terms)
-    return alt if alt is not None and alt.row_match >= 1.0 else read
+    return alt if alt is not None and alt.row_match > (read.row_match if read is not None else 0.0) else read
 
 
 def _unnamed_tables(cands: list[Candidate]) -> list[list[Candidate]]:
