@@ -25,9 +25,10 @@ from pagelens.ingest.cover import cover_facts, name_facts
 from pagelens.models import FURNITURE_KINDS, Document, Element, ElementKind
 from pagelens.vectors import PointRecord, SparseVector, VectorSpec, point_id
 
-PROFILE_VERSION = 3
+PROFILE_VERSION = 4
 """Bump when profile texts change; the indexer replaces profiles of an older version (3: a fiscal year
-ended in January or February also carries the year before)."""
+ended in January or February also carries the year before; 4: the day a file name or an 8-K's "Date of
+Report" gives, as "July 1, 2022" and "1st July 2022")."""
 COVER_PAGES = 2  # pages read for cover facts (an SEC cover can run onto page 2)
 COVER_WORDS = 120  # opening words of the cover that enter the body vector
 DENSE_COVER_WORDS = 60  # ... and the dense text

@@ -48,12 +48,15 @@ _COMPANY = re.compile(
     r"(?:Inc\.?|Incorporated|Corp\.?|Corporation|Company|Co\.|plc|PLC|Ltd\.?|Limited|LLC|L\.P\.|N\.V\.|S\.A\.|AG|SE|Group|Holdings))(?![\w])"
 )
 _YEAR = re.compile(r"(?<!\d)((?:19|20)\d\d)(?!\d)")
+# An 8-K's cover: "Date of Report (Date of earliest event reported): July 1, 2022".
+_REPORT_DATE = re.compile(rf"\bdate\s+of\s+report\b[^:]{{0,60}}:?\s*({_MONTH})\s+(\d{{1,2}}),?\s+((?:19|20)\d\d)\b", re.I)
 # File-name parts: "10K", "10-Q", "8K"; "2023Q4", "Q4-2023", "2Q23"; "FY18", "FY2018"; a bare year.
 _NAME_FORM = re.compile(r"^(10-?K405|10-?KSB|10-?QSB|10-?K|10-?Q|8-?K|20-?F|40-?F|6-?K)$", re.I)
 _NAME_QUARTER = re.compile(r"^(?:((?:19|20)\d\d)Q([1-4])|Q([1-4])((?:19|20)?\d\d)|([1-4])Q((?:19|20)?\d\d))$", re.I)
 _NAME_QUARTER_ALONE = re.compile(r"^(?:Q([1-4])|([1-4])Q)$", re.I)
 _NAME_FY = re.compile(r"^FY((?:19|20)?\d\d)$", re.I)
 _NAME_YEAR = re.compile(r"^((?:19|20)\d\d)$")
+_NAME_DATE = re.compile(r"^((?:19|20)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])$")  # 20220701; split: 2022 07 01
 
 
 @dataclass
@@ -80,6 +83,13 @@ def _quarter_terms(q: int, year: str | None) -> list[str]:
     if not year:
         return [f"Q{q}", f"{word} quarter"]
     return [f"Q{q} {year}", f"{q}Q{year[2:]}", f"Q{q}-{year}", f"{word} quarter {year}", f"{word} quarter"]
+
+
+def _date_terms(year: str, month: int, day: int) -> list[str]:
+    """A day as questions write it: "July 1, 2022", "1 July 2022", "1st July 2022", "July 2022"."""
+    name = _MONTHS[month - 1].capitalize()
+    nth = f"{day}{'th' if 10 <= day % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(day % 10, 'th')}"
+    return [f"{name} {day}, {year}", f"{day} {name} {year}", f"{nth} {name} {year}", f"{name} {year}"]
 
 
 def _year_terms(year: str) -> list[str]:
@@ -119,6 +129,10 @@ def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
     for m in _REPORT_YEAR.finditer(text):
         year = m.group(1) or m.group(2)
         periods += [f"{year} annual report", *_year_terms(year)]
+    for m in _REPORT_DATE.finditer(text):
+        month_no = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(m.group(1).lower()[:3]))
+        if 1 <= int(m.group(2)) <= 31:
+            periods += _date_terms(m.group(3), month_no, int(m.group(2)))
     facts.periods = list(dict.fromkeys(periods))
     facts.years = list(dict.fromkeys(_YEAR.findall(text)))[:6]
     return facts
@@ -126,7 +140,8 @@ def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
 
 def name_facts(name: str) -> CoverFacts:
     """Form type and period from a file name's parts (``3M_2018_10K``, ``AMCOR_2023Q4_10Q``,
-    ``acme-fy19-annual-report``), spelled as questions spell them. A bare year of an annual form
+    ``acme-fy19-annual-report``, the day of ``ACME_2022_8K_dated-2022-07-01``), spelled as questions
+    spell them. A bare year of an annual form
     (10-K, 20-F, "annual report") is that fiscal year; of any other file just the year."""
     parts = [p for p in re.split(r"[-_.\s]+", name) if p]
     joined = [f"{a}-{b}" for a, b in zip(parts, parts[1:])]  # "10-K" split by the separator
@@ -144,6 +159,9 @@ def name_facts(name: str) -> CoverFacts:
     periods: list[str] = []
     years: list[str] = []
     first_year = next((p for p in parts if _NAME_YEAR.match(p)), None)
+    for date in (*parts, *("".join(parts[i:i + 3]) for i in range(len(parts) - 2))):  # "dated-2022-07-01"
+        if m := _NAME_DATE.match(date):
+            periods += _date_terms(m.group(1), int(m.group(2)), int(m.group(3)))
     for p in parts:
         if m := _NAME_QUARTER_ALONE.match(p):
             periods += _quarter_terms(int(m.group(1) or m.group(2)), first_year)
