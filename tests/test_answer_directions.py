@@ -21,6 +21,7 @@ def test_directions_are_set_aside_and_the_question_kept():
     assert asked("Assume that you are a public equities analyst. Answer the following question by primarily using "
                  "information that is shown in the balance sheet: what is the year end FY2018 net PPNE for 3M? "
                  "Answer in USD billions.") == "what is the year end FY2018 net PPNE for 3M?"
+    assert asked("What was Acme's revenue in 2018? (Answer briefly.)") == "What was Acme's revenue in 2018?"
     assert asked("What drove operating margin change as of FY2022? If operating margin is not a useful metric, "
                  "then please state that and explain why.") == "What drove operating margin change as of FY2022?"
 

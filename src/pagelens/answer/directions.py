@@ -39,7 +39,7 @@ _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z(\"'])")
 
 
 def _directs(sentence: str) -> bool:
-    return bool(_LEAD.match(sentence.strip())) or bool(_PLEASE.search(sentence))
+    return bool(_LEAD.match(sentence.strip().lstrip("(["))) or bool(_PLEASE.search(sentence))
 
 
 def _after_lead(sentence: str) -> str:
