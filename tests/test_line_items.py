@@ -116,3 +116,10 @@ def test_a_row_named_more_fully_by_another_name_answers(filing):
     app, _ = filing
     ans = app.ask("What were Acme's capital expenditures in 2018?")
     assert not ans.abstained and "1,047" in ans.answer.split("[")[0], ans.answer
+
+
+def test_a_fiscal_year_names_its_column(filing):
+    app, _ = filing
+    ans = app.ask("What is Acme's FY2018 cost of sales?")
+    assert not ans.abstained and "7,905" in ans.answer.split("[")[0], ans.answer
+    assert "7,611" not in ans.answer.split("[")[0]  # FY2017's column

@@ -292,6 +292,8 @@ class Sources:
         words close together in one sentence or row; or the name joined is one term ("BERT-Large" is
         stated by "BERTLARGE"). Months and years come unstemmed from ``text.key_names``: they are stemmed here."""
         name = [t if t in self.terms else tx.stem(_MONTHS.get(t, t)) for t in name]  # "Mar." is read as "march"
+        # A fiscal year is stated by its year: "FY2018" and "FY18" by the "2018" a statement's column prints.
+        name = [year if t not in self.terms and (year := tx.fiscal_year(t)) in self.terms else t for t in name]
         # An identifier with inner punctuation ("M63x1.5", "v2.0") is one term of its characters.
         name = [t if t in self.terms or (bare := re.sub(r"\W", "", t)) not in self.terms else bare for t in name]
         name = [next((a for a in self.abbreviations if t.isalpha() and t.startswith(a) and len(t) >= len(a) + 2), t)

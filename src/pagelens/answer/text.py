@@ -309,10 +309,27 @@ _COUNT_WORDS = {w: str(i) for i, w in
                 enumerate("two three four five six seven eight nine ten eleven twelve".split(), 2)}
 
 
+_FISCAL_YEAR = re.compile(r"^fy'?((?:19|20)?\d\d)$")
+
+
+def fiscal_year(term: str) -> str | None:
+    """The year a fiscal-year term names ("fy2018", "fy18" → "2018"); None for any other term."""
+    m = _FISCAL_YEAR.match(term)
+    return None if m is None else m.group(1) if len(m.group(1)) == 4 else f"20{m.group(1)}"
+
+
 def _with_digits(terms: list[str]) -> list[str]:
     """Question terms with the digit of each count word beside it: "six months" names the column
-    "6 Months Ended"."""
-    return [x for t in terms for x in ((t, _COUNT_WORDS[t]) if t in _COUNT_WORDS else (t,))]
+    "6 Months Ended"; and the year of a fiscal year beside it: "FY2018" and "FY18" name the column
+    "2018"."""
+    out = []
+    for t in terms:
+        out.append(t)
+        if t in _COUNT_WORDS:
+            out.append(_COUNT_WORDS[t])
+        elif year := fiscal_year(t):
+            out.append(year)
+    return out
 
 
 def header_terms(name: str) -> list[str]:
