@@ -118,6 +118,34 @@ def test_a_row_named_more_fully_by_another_name_answers(filing):
     assert not ans.abstained and "1,047" in ans.answer.split("[")[0], ans.answer
 
 
+def test_ratio_parts_ask_each_part_in_the_question_s_words():
+    from pagelens.retrieve.line_items import ratio_parts
+
+    name, formula, parts = ratio_parts("What is Acme's FY2018 inventory turnover ratio?")
+    assert (name, formula) == ("inventory turnover ratio", "cost of sales / inventory")
+    assert parts == [("cost of sales", "What is Acme's FY2018 cost of sales?"), ("inventory", "What is Acme's FY2018 inventory?")]
+    # The definition the question gives is no part of what each part asks.
+    _, _, parts = ratio_parts("What was the FY2018 cash conversion ratio, defined as cash from operations divided by net income?")
+    assert [q for _, q in parts] == ["What was the FY2018 operating cash flow?", "What was the FY2018 net income?"]
+    assert ratio_parts("What was Acme's revenue in 2018?") is None
+
+
+def test_a_ratio_no_page_states_is_answered_by_its_parts_cells(filing):
+    app, pages = filing
+    ans = app.ask("What was Acme's inventory turnover in 2018?")
+    assert not ans.abstained, ans.answer
+    assert ans.answer.startswith("inventory turnover = cost of sales / inventory")
+    assert "7,905" in ans.answer and "2,045" in ans.answer, ans.answer
+    assert {pages["income"], pages["balance"]} <= {c.page for c in ans.cited}, ans.cited
+
+
+def test_a_ratio_the_answer_states_is_not_taken_apart():
+    from pagelens.answer.by_parts import answer_by_components
+
+    stated = "Gross margin was 36.3% in 2018 [1, p.4]"
+    assert answer_by_components(None, "What was Acme's gross margin in 2018?", [], stated) is None  # type: ignore[arg-type]
+
+
 def test_a_fiscal_year_names_its_column(filing):
     app, _ = filing
     ans = app.ask("What is Acme's FY2018 cost of sales?")

@@ -20,8 +20,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pagelens.answer import text as tx
 from pagelens.models import SearchHit
-from pagelens.retrieve.line_items import other_names
+from pagelens.retrieve.line_items import other_names, ratio_parts
 from pagelens.retrieve.parts import decompose
 from pagelens.retrieve.routing import designators
 
@@ -65,6 +66,38 @@ def answer_by_parts(
     if missing:
         lines.append(f"The documents do not say: {'; '.join(missing)}.")
     return " ".join(lines), min(ev.score for _, ev in answered)
+
+
+def answer_by_components(
+    answerer: "ExtractiveAnswerer", question: str, hits: Sequence[SearchHit], answered_with: str = ""
+) -> tuple[str, float] | None:
+    """A ratio no source states, answered by the cells of its parts (``line_items.ratio_parts``):
+
+        inventory turnover ratio = cost of sales / inventory; the sources give: cost of sales: Cost of
+        sales — 2018: 7,905 [2, p.9]. inventory: Inventories — 2018: 2,045 [3, p.10].
+
+    (answer text, the weakest part's evidence score); None when the question names no ratio, or the
+    answer the whole question got (``answered_with``) states it ("Gross margin 46.2%"), or any part is
+    withheld, or two parts read the same snippet: a ratio needs every part, and the reader does the
+    arithmetic with the cited numbers in front of them. An answer that quotes one part as if it were
+    the ratio ("Inventories — 2018: 2,045" for the inventory turnover) states no ratio."""
+    ratio = ratio_parts(question)
+    if ratio is None:
+        return None
+    name, formula, parts = ratio
+    said = set(tx.content_terms(answered_with))
+    if answered_with and all(t in said for t in tx.content_terms(name) if t != "ratio"):
+        return None
+    answered: list[tuple[str, "Evidence"]] = []
+    for label, text in parts:
+        ev = answerer.evidence(text, hits)
+        if ev is None or answerer.abstains(ev):
+            return None
+        answered.append((label, ev))
+    if len({ev.text for _, ev in answered}) < len(answered):
+        return None
+    lines = [f"{label}: {_sentence(ev.text)}" for label, ev in answered]
+    return f"{name} = {formula}; the sources give: " + " ".join(lines), min(ev.score for _, ev in answered)
 
 
 def _in_preamble(question: str, label: str) -> bool:

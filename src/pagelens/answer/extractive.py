@@ -46,7 +46,7 @@ import numpy as np
 from pagelens.answer import text as tx
 from pagelens.answer import glossary
 from pagelens.answer import lexical as lx
-from pagelens.answer.by_parts import answer_by_parts
+from pagelens.answer.by_parts import answer_by_components, answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
 from pagelens.answer.candidates import Candidate, candidates
 from pagelens.answer.citations import format_citation
@@ -80,7 +80,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 52
+EXTRACTIVE_VERSION = 53
 
 
 @dataclass
@@ -113,10 +113,14 @@ class ExtractiveAnswerer:
             if by_parts is not None:
                 return by_parts[0], False, by_parts[1]
         ev = self.evidence(question, hits)
-        if ev is None:
-            return ABSTAIN_TEXT, True, 0.0
-        abstain = ev.blank or self.abstains(ev)
-        return (ABSTAIN_TEXT, True, ev.score) if abstain else (ev.text, False, ev.score)
+        found = ev is not None and not (ev.blank or self.abstains(ev))
+        if self.settings.by_parts:  # a ratio no source states: the cells of its parts
+            by_components = answer_by_components(self, question, hits, ev.text if found and ev else "")
+            if by_components is not None:
+                return by_components[0], False, by_components[1]
+        if found and ev is not None:
+            return ev.text, False, ev.score
+        return ABSTAIN_TEXT, True, ev.score if ev is not None else 0.0
 
     def abstains(self, ev: Evidence) -> bool:
         if ev.blank:

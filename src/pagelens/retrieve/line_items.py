@@ -142,3 +142,54 @@ def other_names(query: str) -> list[str]:
         if said:
             out += [n for n in group if n not in said and not any(n in s for s in said)]
     return list(dict.fromkeys(out))
+
+
+# A ratio's formula and the line items it is computed from ("inventory turnover" = cost of sales /
+# inventory), for answering a ratio no source states by the cells of its parts.
+_FORMULAS: list[tuple[str, str, tuple[str, ...]]] = [
+    (r"(?:inventory|inventories|stock)\s+turnover", "cost of sales / inventory", ("cost of sales", "inventory")),
+    (r"days?\s+(?:of\s+)?inventory(?:\s+outstanding)?|inventory\s+days", "inventory / cost of sales × 365",
+     ("inventory", "cost of sales")),
+    (r"(?:receivables?|debtors?)\s+turnover", "revenue / accounts receivable", ("revenue", "accounts receivable")),
+    (r"days?\s+sales\s+outstanding", "accounts receivable / revenue × 365", ("accounts receivable", "revenue")),
+    (r"(?:payables?|creditors?)\s+turnover", "cost of sales / accounts payable", ("cost of sales", "accounts payable")),
+    (r"days?\s+payables?\s+outstanding", "accounts payable / cost of sales × 365", ("accounts payable", "cost of sales")),
+    (r"fixed[\s-]+assets?\s+turnover", "revenue / property, plant and equipment",
+     ("revenue", "property, plant and equipment")),
+    (r"(?:total[\s-]+)?assets?\s+turnover", "revenue / total assets", ("revenue", "total assets")),
+    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?assets", "net income / total assets", ("net income", "total assets")),
+    (r"return\s+on\s+(?:average\s+)?(?:(?:stock|share)holders['’]?\s+)?equity", "net income / stockholders' equity",
+     ("net income", "stockholders' equity")),
+    (r"interest\s+coverage|times\s+interest\s+earned", "operating income / interest expense",
+     ("operating income", "interest expense")),
+    (r"operating\s+cash\s+flow\s+ratio", "operating cash flow / current liabilities",
+     ("operating cash flow", "current liabilities")),
+    (r"(?:dividend\s+)?payout\s+ratio", "dividends paid / net income", ("dividends paid", "net income")),
+    (r"cash\s+conversion(?:\s+ratio)?", "operating cash flow / net income", ("operating cash flow", "net income")),
+    (r"free\s+cash\s+flow", "operating cash flow − capital expenditures", ("operating cash flow", "capital expenditures")),
+    (r"current\s+ratio", "current assets / current liabilities", ("current assets", "current liabilities")),
+    (r"quick\s+ratio|acid[\s-]+test\s+ratio", "(current assets − inventory) / current liabilities",
+     ("current assets", "inventory", "current liabilities")),
+    (r"debt[\s-]+to[\s-]+equity(?:\s+ratio)?", "debt / stockholders' equity", ("debt", "stockholders' equity")),
+    (r"debt[\s-]+to[\s-]+assets(?:\s+ratio)?", "debt / total assets", ("debt", "total assets")),
+    (r"gross\s+(?:profit\s+)?margin", "(revenue − cost of sales) / revenue", ("revenue", "cost of sales")),
+    (r"gross\s+profit", "revenue − cost of sales", ("revenue", "cost of sales")),
+    (r"operating\s+(?:profit\s+)?margin", "operating income / revenue", ("operating income", "revenue")),
+    (r"(?:net|profit)\s+(?:profit\s+)?margin", "net income / revenue", ("net income", "revenue")),
+]
+_FORMULA_RX = [(re.compile(rf"(?i)(?<![\w-])(?:{rx})(?:\s+ratio)?(?![\w-])"), f, p) for rx, f, p in _FORMULAS]
+_DEFINED = re.compile(r",?\s*(?:which\s+is\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", re.IGNORECASE)
+
+
+def ratio_parts(question: str) -> tuple[str, str, list[tuple[str, str]]] | None:
+    """The first ratio ``question`` asks for, as (its words, its formula, [(part, the question asked of
+    that part)]): "What is Acme's FY2018 inventory turnover ratio?" → ("inventory turnover ratio",
+    "cost of sales / inventory", [("cost of sales", "What is Acme's FY2018 cost of sales?"), ...]); None
+    when it names none. A definition the question gives ("..., defined as ...") is left out of the parts."""
+    first = min(((m, f, p) for rx, f, p in _FORMULA_RX if (m := rx.search(question))),
+                key=lambda t: (t[0].start(), -len(t[0].group(0))), default=None)
+    if first is None:
+        return None
+    m, formula, parts = first
+    head, tail = question[: m.start()], _DEFINED.sub("", question[m.end():].split("?")[0])
+    return m.group(0), formula, [(part, " ".join(f"{head}{part}{tail}".split()).rstrip(" ,.") + "?") for part in parts]
