@@ -25,8 +25,8 @@ them naming two statements (both pages needed); a row with the label prior off
 without naming its statement ("Acme's cost of goods sold", "operating cash flow", "the FY2018 inventory
 turnover ratio": both statements of its parts needed), and a key-figures page that uses their words
 without the numbers; the row "implied off" (``retrieval.weights["implied"] = 0``) shows what reading line
-items and ratios as statements (``pagelens.retrieve.line_items``) adds. Ratio questions have no answer key
-(the value is computed): retrieval only.
+items and ratios as statements (``pagelens.retrieve.line_items``) adds. A ratio's answer must quote the
+cells of all its parts (no page states the ratio).
 
 ``--directions`` asks every statement and line-item question with an answer key once more wrapped in
 directions for whoever answers ("... Answer in USD millions.", "Assume that you are a public equities
@@ -120,17 +120,18 @@ STATEMENT_QUESTIONS = [  # (template, statements, value keys)
      ["income", "balance"], ["sales", "inv"]),
 ]
 # --implied: questions that name a line item or a ratio, not the statement that prints it (written before
-# pagelens read line items and ratios as statements). Value key None: the answer is computed, retrieval only.
-IMPLIED_QUESTIONS = [  # (template, statements needed, value key)
+# pagelens read line items and ratios as statements). A ratio's value keys are its parts' cells, all of
+# which the answer must quote (a ratio is computed, and no page states it).
+IMPLIED_QUESTIONS = [  # (template, statements needed, value key or the keys of a ratio's parts)
     ("What was {short}'s cost of goods sold in fiscal {year}?", ["income"], "cogs"),
     ("How much operating cash flow did {short} generate in fiscal {year}?", ["cashflow"], "cfo"),
     ("What were {short}'s inventories at the end of fiscal {year}?", ["balance"], "inv"),
-    ("What was {short}'s gross profit in fiscal {year}?", ["income"], None),
-    ("What is {short}'s FY{year} inventory turnover ratio?", ["income", "balance"], None),
-    ("What was {short}'s debt-to-equity ratio at the end of fiscal {year}?", ["balance"], None),
+    ("What was {short}'s gross profit in fiscal {year}?", ["income"], ("sales", "cogs")),
+    ("What is {short}'s FY{year} inventory turnover ratio?", ["income", "balance"], ("cogs", "inv")),
+    ("What was {short}'s debt-to-equity ratio at the end of fiscal {year}?", ["balance"], ("debt", "equity")),
     ("What was {short}'s FY{year} cash conversion ratio, defined as cash from operations divided by net income?",
-     ["cashflow"], None),
-    ("What was {short}'s operating margin in fiscal {year}?", ["income"], None),
+     ["cashflow"], ("cfo", "netinc")),
+    ("What was {short}'s operating margin in fiscal {year}?", ["income"], ("opinc", "sales")),
 ]
 # --directions: the same questions wrapped in directions for whoever answers, as benchmarks and people
 # write them (units, rounding, a persona, where to look), one wrapper per question in turn.
@@ -306,7 +307,8 @@ def _statement_questions(path: Path, ci: int, company: str, year: int, n: int, i
     for template, kinds, key in IMPLIED_QUESTIONS if implied else ():
         out.append({"gold": [(path.name, pages[k]) for k in kinds], "all": len(kinds) > 1,
                     "question": template.format(short=company.split()[0], year=year),
-                    "kind": "implied" if key else "implied (ratio)", "answer": values[key] if key else None})
+                    "kind": "implied (ratio)" if isinstance(key, tuple) else "implied",
+                    "answer": [values[k] for k in key] if isinstance(key, tuple) else values[key]})
     for j, (template, kinds, keys) in enumerate(STATEMENT_QUESTIONS):
         names = {kind: STATEMENT_NAMES[kind][(n + j) % len(STATEMENT_NAMES[kind])] for kind in STATEMENT_NAMES}
         out.append({"gold": [(path.name, pages[k]) for k in kinds], "all": len(kinds) > 1,
