@@ -13,7 +13,7 @@ from pagelens.models import Chunk
 from pagelens.retrieve.labels import chunk_labels, question_labels
 from pagelens.retrieve.statements import question_statements, title_statements
 
-from index_support import ranked_pages
+from index_support import ingested_app, ranked_pages
 from statement_pdfs import ingested_filing
 
 
@@ -119,3 +119,50 @@ def test_a_title_kept_apart_from_its_table_reaches_the_page(filing):
     title = _chunk("CONSOLIDATED STATEMENTS OF OPERATIONS").model_copy(update={"pages": [pages["income"]]})
     assert page_statements([bare]) == {}
     assert page_statements([bare, title]) == {pages["income"]: ["statement:income"]}
+
+
+def _continued_balance_sheet(path) -> None:
+    """A balance sheet whose title and assets fill the bottom of one page and whose liabilities continue
+    at the top of the next, under no title of their own (as a printed 10-K breaks it)."""
+    import pymupdf
+
+    def rows(page, y0, items):
+        for i, (label, a, b) in enumerate(items):
+            page.insert_text((72, y0 + i * 16), label, fontsize=9)
+            page.insert_text((440 - pymupdf.get_text_length(a, fontsize=9), y0 + i * 16), a, fontsize=9)
+            page.insert_text((520 - pymupdf.get_text_length(b, fontsize=9), y0 + i * 16), b, fontsize=9)
+
+    doc = pymupdf.open()
+    doc.new_page().insert_text((72, 90), "ACME CORPORATION FORM 10-K 2018", fontsize=14)
+    doc.new_page().insert_textbox(pymupdf.Rect(72, 72, 520, 300), "Management discusses total liabilities, current "
+                                  "liabilities, accounts payable and stockholders' equity in this part; the balance "
+                                  "sheet gives the amounts.", fontsize=10)
+    page = doc.new_page()
+    for i, line in enumerate(("ACME CORPORATION", "CONSOLIDATED BALANCE SHEETS")):
+        page.insert_text((72, 430 + 16 * i), line, fontsize=11, fontname="hebo")
+    page.insert_text((400, 486), "2018", fontsize=9, fontname="hebo")
+    page.insert_text((480, 486), "2017", fontsize=9, fontname="hebo")
+    rows(page, 506, [("Cash and cash equivalents", "1,120", "986"), ("Accounts receivable", "1,410", "1,302"),
+                     ("Inventories", "2,045", "1,870"), ("Total current assets", "4,575", "4,158"),
+                     ("Property, plant and equipment, net", "5,310", "4,980"), ("Goodwill", "3,200", "3,150"),
+                     ("Other assets", "5,847", "5,167"), ("Total assets", "18,932", "17,455")])
+    rows(doc.new_page(), 80, [("Accounts payable", "1,980", "1,744"), ("Accrued liabilities", "1,210", "1,105"),
+                              ("Total current liabilities", "3,190", "2,849"), ("Long-term debt", "4,210", "4,400"),
+                              ("Total liabilities", "10,055", "9,353"), ("Total stockholders' equity", "8,877", "8,102")])
+    doc.save(path)
+    doc.close()
+
+
+def test_a_statement_continued_on_the_next_page_keeps_its_name(tmp_path):
+    """The liabilities page carries the balance sheet's key through its table's continuation, so the page
+    that holds "Total current liabilities" is the balance sheet's, not only the assets page above it."""
+    from pagelens.retrieve.statements import continued_statements
+
+    assert continued_statements({3: ["statement:balance"]}, [(3, 4), (4, 5)]) == {
+        3: ["statement:balance"], 4: ["statement:balance"], 5: ["statement:balance"]}
+    assert continued_statements({3: ["statement:balance"], 4: ["statement:income"]}, [(3, 4)])[4] == ["statement:income"]
+    _continued_balance_sheet(tmp_path / "acme-10k.pdf")
+    with ingested_app(tmp_path, [tmp_path / "acme-10k.pdf"]) as app:
+        ranked = app.search("According to the balance sheet, what were Acme's total current liabilities in 2018?", k=3)
+        assert ranked[0].chunk.page == 4 and ranked[0].channels.get("label_rank") == 1, \
+            [(h.chunk.page, h.channels) for h in ranked]

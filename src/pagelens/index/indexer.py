@@ -31,7 +31,7 @@ from pagelens.index.chunking import chunk_document
 from pagelens.index.profile import COVER_PAGES, build_profile, profile_collection, profile_point_id, profile_spec
 from pagelens.models import Chunk
 from pagelens.retrieve.labels import LABEL_VECTOR, chunk_labels, label_vector
-from pagelens.retrieve.statements import page_statements
+from pagelens.retrieve.statements import continued_statements, page_statements
 from pagelens.settings import Settings
 from pagelens.store.catalog import INDEX_IDENTITY_NAMESPACE, CatalogStore
 from pagelens.store.images import ImageStore
@@ -156,7 +156,10 @@ class Indexer:
         done = len(chunks) - len(todo)
         if progress:
             progress(done, len(chunks))
-        pages = page_statements(chunks)  # a statement's title reaches the chunks of its page
+        # A statement's title reaches the chunks of its page, and of the page its table continues on.
+        links = [(el.table.continued_from_page, el.page) for el in self.catalog.elements(doc_id, kinds=["table"])
+                 if el.table is not None and el.table.continued_from_page]
+        pages = continued_statements(page_statements(chunks), links)
         for batch in self._rounds(todo):
             self.store.upsert(self.collection, self._points(batch, pages))
             crash_point(self.settings.fault_at, "upsert")

@@ -53,6 +53,7 @@ from pagelens.retrieve.labels import (
 )
 from pagelens.retrieve import hop, multipart, pagescore
 from pagelens.retrieve.line_items import IMPLIED_WEIGHT, implied_statements
+from pagelens.retrieve.statements import naming_words
 from pagelens.retrieve.protocol import Mode
 from pagelens.retrieve.routing import SCOPE_STRENGTH, DocRouter, Routing, designators
 from pagelens.settings import Settings
@@ -141,6 +142,7 @@ class Retriever:
             candidates = merge_pages(candidates)
             if mode == "hybrid" and rs.page_coverage > 0:
                 skip = routing.identity_terms(list(routing.strength)) if routing is not None else set()
+                skip |= naming_words(query)  # "the balance sheet": which statement, not which of its pages
                 candidates = pagescore.rescore(candidates, query, rs.rrf_k, skip=skip, weight=rs.page_coverage)
         ordered = arrange(candidates, k, per_page=rs.per_page, image_slots=rs.image_slots)
         if routing is not None and routing.covered:

@@ -23,6 +23,7 @@ import re
 
 from collections.abc import Iterable
 
+from pagelens.index.bm25 import tokenize
 from pagelens.models import Chunk
 
 _OF = r"statements?\s+of\s+(?:consolidated\s+)?"
@@ -59,6 +60,13 @@ def statement_kinds(text: str) -> list[str]:
     sheet" → ``["income", "balance"]``)."""
     found = [(m.start(), kind) for kind, rx in _PATTERNS.items() for m in rx.finditer(text)]
     return list(dict.fromkeys(kind for _, kind in sorted(found)))
+
+
+def naming_words(query: str) -> set[str]:
+    """The index terms of the statement names ``query`` uses ("the balance sheet" → balance, sheet): they
+    say which statement, as "Table 3" says which table, and every page of that statement earns them by its
+    title alone, not by holding what is asked."""
+    return {t for rx in _PATTERNS.values() for m in rx.finditer(query) for t in tokenize(m.group(0))}
 
 
 def question_statements(query: str) -> list[str]:
@@ -113,3 +121,15 @@ def page_statements(chunks: Iterable[Chunk]) -> dict[int, list[str]]:
             if keys:
                 pages[chunk.page] = list(dict.fromkeys(pages.get(chunk.page, []) + keys))
     return {page: keys for page, keys in pages.items() if len(keys) < INDEX_KINDS}
+
+
+def continued_statements(pages: dict[int, list[str]], links: Iterable[tuple[int, int]]) -> dict[int, list[str]]:
+    """``pages`` (page → statement keys, :func:`page_statements`) with each key carried onto the page a
+    statement's table continues on: ``links`` are (page of the table, page it continues on). A balance
+    sheet's liabilities often sit on the next page under no title of their own; a page that titles a
+    statement itself keeps its own keys."""
+    out = dict(pages)
+    for start, cont in sorted(links, key=lambda link: link[1]):  # a chain (3 → 4 → 5) in page order
+        if start in out and cont not in out:
+            out[cont] = list(out[start])
+    return out
