@@ -166,3 +166,14 @@ def test_a_statement_continued_on_the_next_page_keeps_its_name(tmp_path):
         ranked = app.search("According to the balance sheet, what were Acme's total current liabilities in 2018?", k=3)
         assert ranked[0].chunk.page == 4 and ranked[0].channels.get("label_rank") == 1, \
             [(h.chunk.page, h.channels) for h in ranked]
+
+
+def test_a_formal_title_in_the_first_header_cell_titles_the_table():
+    """EDGAR's financial-report pages print a statement's title as its table's first header cell."""
+    xbrl = _chunk("| CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS (Unaudited) - USD ($) shares in Thousands, $ in "
+                  "Millions | 3 Months Ended Mar. 29, 2025 |\n|---|---|\n| Net sales | $ 95,359 |", "table")
+    assert chunk_labels(xbrl) == ["statement:income"]
+    sheet = _chunk("| Consolidated Balance Sheets - USD ($) $ in Millions | Sep. 28, 2024 |\n|---|---|", "table_rows")
+    assert chunk_labels(sheet) == ["statement:balance"]
+    # A row label that names a statement's data is no title.
+    assert chunk_labels(_chunk("| Statements of operations data | 2018 |\n|---|---|", "table_rows")) == []

@@ -96,12 +96,22 @@ def title_statements(line: str) -> list[str]:
     return [kind for _, kind in sorted(kinds)]
 
 
+# A header cell that titles its table the formal way: "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS
+# (Unaudited) - USD ($)", as EDGAR's financial-report pages print a statement (not "Statements of
+# operations data", a selected-data table's row label).
+_FORMAL = re.compile(r"^(?:condensed\s+)?(?:consolidated|combined)\s", re.IGNORECASE)
+
+
 def chunk_statements(chunk: Chunk) -> list[str]:
-    """The label keys of the statements the chunk titles (a table's caption lines, a text chunk's short
-    lines); none when it titles ``INDEX_KINDS`` or more."""
+    """The label keys of the statements the chunk titles (a table's caption lines or the formal title in
+    its first header cell, a text chunk's short lines); none when it titles ``INDEX_KINDS`` or more."""
     lines = chunk.text.splitlines()
     if chunk.kind in ("table", "table_rows"):
+        header = next((ln for ln in lines if ln.lstrip().startswith("|")), "")
+        first = header.strip().strip("|").split("|")[0].strip() if header else ""
         lines = [ln for ln in lines if not ln.lstrip().startswith("|")][:3]
+        if _FORMAL.match(first):
+            lines.append(first)
     kinds: list[str] = []
     for line in lines:
         kinds += title_statements(line)
