@@ -19,6 +19,10 @@ questions:
 
 A question that names a statement itself ("based on the balance sheet") is read by its own words only
 (:mod:`pagelens.retrieve.statements`); this lexicon fills in where it names none.
+
+The extractive answerer uses two more tables of the same practice: the names one line item is printed
+by (:func:`other_names`: "Net sales" for "net revenue"), to read a statement's row, and a ratio's formula
+and parts (:func:`ratio_parts`), to answer a ratio no page states by the cells of its parts.
 """
 
 from __future__ import annotations
