@@ -14,6 +14,7 @@ import pytest
 
 from index_support import ingested_app
 from pagelens.answer import text as tx
+from pagelens.answer import markdown as md
 from pdf_support import draw_ruled_table
 
 R_HEADER = ("", "Estimate", "Std. Error", "t value", "Pr(>|t|)")
@@ -125,6 +126,6 @@ def test_the_estimate_is_read_from_the_row_above_its_standard_error(app):
 
 def test_an_escaped_pipe_stays_in_its_cell():
     # the table writer escapes "|" in a cell (ingest.table_render): R's p-value title is one column
-    assert tx.split_row(r"|  | Estimate | Std. Error | t value | Pr(>\|t\|) |") == [
+    assert md.split_row(r"|  | Estimate | Std. Error | t value | Pr(>\|t\|) |") == [
         "", "Estimate", "Std. Error", "t value", "Pr(>|t|)"]
-    assert tx.split_row("| a | b |") == ["a", "b"]
+    assert md.split_row("| a | b |") == ["a", "b"]

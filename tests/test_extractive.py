@@ -122,10 +122,11 @@ def test_answer_is_short_and_every_snippet_cited(answerer, searcher):
 
 
 def test_row_label_is_glossed_by_its_caption_definition(paper):
+    from pagelens.answer import markdown as md
     from pagelens.answer import text as tx
 
     table = next(c for c in pdf_chunks(paper, [6]) if c.kind == "table")
-    caption = " ".join(ln for ln in table.text.splitlines() if not tx.is_table_line(ln))
+    caption = " ".join(ln for ln in table.text.splitlines() if not md.is_table_line(ln))
     assert tx.gloss("LTR & No NSP", caption).startswith("“LTR & No NSP” is trained as a left-to-right LM")
     assert tx.gloss("No NSP", caption).startswith("“No NSP” is trained without")  # the quoted name wins
     assert tx.row_label(["4", "2", "OTSL", "0.952", "1.22"]) == "OTSL"  # counts lead, the name follows

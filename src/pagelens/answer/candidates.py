@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pagelens.answer import text as tx
+from pagelens.answer import markdown as md
 from pagelens.models import Chunk, SearchHit
 from pagelens.row_sections import SEP, row_sections, with_section
 
@@ -67,8 +68,8 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
     page = chunk.page
     out: list[Candidate] = []
     lines = chunk.text.splitlines()
-    table_lines = [ln for ln in lines if tx.is_table_line(ln)]
-    other = [ln for ln in lines if not tx.is_table_line(ln)]
+    table_lines = [ln for ln in lines if md.is_table_line(ln)]
+    other = [ln for ln in lines if not md.is_table_line(ln)]
     if table_lines:
         out.extend(_row_candidates(table_lines, " ".join(" ".join(other).split()), index, page))
     if chunk.kind in ("form", "metadata"):
@@ -192,7 +193,7 @@ def _blocks(lines: list[str]) -> list[tuple[str, str]]:
 def _row_candidates(table_lines: list[str], caption: str, index: int, page: int) -> list[Candidate]:
     """One candidate per table row, named by its header; a row's label is glossed by the caption
     sentence that defines it ("“LTR & No NSP” is trained as a left-to-right LM ...")."""
-    header, rows = tx.parse_markdown_table(table_lines)
+    header, rows = md.parse_markdown_table(table_lines)
     header = ["" if _GENERIC_HEADER.match(h) else h for h in header]
     if header and header[0] and len(rows) == 1 and _values_only(rows[0]):
         # One line of values under a title for each ("AIC AICc BIC" over "634.0437 635.2682 644.0803", a

@@ -76,6 +76,7 @@ from functools import lru_cache
 
 from pagelens.answer import kinds, spellings
 from pagelens.answer import text as tx
+from pagelens.answer import markdown as md
 from pagelens.answer.letters import fold
 from pagelens.answer.focus import TYPE_WORDS, Focus
 
@@ -343,9 +344,9 @@ def _segments(text: str) -> list[tuple[str, ...]]:
     """The terms of each table row (a markdown line), of each sentence of the other lines, and of each
     short line whole (``SHORT_LINE_WORDS``)."""
     lines = text.splitlines()
-    rows = [ln for ln in lines if tx.is_table_line(ln)]
-    prose = tx.split_sentences("\n".join(ln for ln in lines if not tx.is_table_line(ln)))
-    short = [ln for ln in lines if not tx.is_table_line(ln) and 1 < len(ln.split()) <= SHORT_LINE_WORDS]
+    rows = [ln for ln in lines if md.is_table_line(ln)]
+    prose = tx.split_sentences("\n".join(ln for ln in lines if not md.is_table_line(ln)))
+    short = [ln for ln in lines if not md.is_table_line(ln) and 1 < len(ln.split()) <= SHORT_LINE_WORDS]
     return [tuple(tx.content_terms(_plain(s))) for s in [*rows, *prose, *short]]
 
 
