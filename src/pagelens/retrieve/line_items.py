@@ -38,25 +38,53 @@ discussion page that the question's words match well should still be able to sta
 
 _I, _B, _C = "income", "balance", "cashflow"
 _OPT_NET = r"(?:net\s+|total\s+|consolidated\s+)?"
-# Each entry: a pattern (case-insensitive, whole words) → the statements, in the order they are read.
-# Ratios come first: "inventory turnover" must not be read as the balance sheet's "inventory" alone.
-_RATIOS: list[tuple[str, tuple[str, ...]]] = [
-    (r"(?:inventory|inventories|stock)\s+turnover|days?\s+(?:of\s+)?inventory|inventory\s+days|\bDIO\b", (_I, _B)),
-    (r"(?:receivables?|debtors?)\s+turnover|days?\s+sales\s+outstanding|\bDSO\b", (_I, _B)),
-    (r"(?:payables?|creditors?)\s+turnover|days?\s+payables?\s+outstanding|\bDPO\b", (_I, _B)),
-    (r"(?:fixed[\s-]+|total[\s-]+)?assets?\s+turnover", (_I, _B)),
-    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?(?:assets|equity|invested\s+capital|capital\s+employed)"
-     r"|\bRO(?:A|E|IC|CE)\b", (_I, _B)),
-    (r"interest\s+coverage|times\s+interest\s+earned", (_I,)),
-    (r"operating\s+cash\s+flow\s+ratio|cash\s+flow\s+(?:to\s+debt|coverage)", (_C, _B)),
-    (r"(?:dividend\s+)?payout\s+ratio", (_C, _I)),
-    (r"capex\s+(?:to|as\s+a?\s*%?\s*(?:percent(?:age)?\s+)?of)\s+(?:revenue|sales)|capital\s+intensity", (_C, _I)),
-    (r"cash\s+conversion", (_C,)),
-    (r"free\s+cash\s+flow", (_C,)),
-    (r"(?:current|quick|acid[\s-]+test|cash)\s+ratio|debt[\s-]+to[\s-]+(?:equity|assets|capital)"
-     r"|(?:leverage|gearing|solvency)\s+ratio|book\s+value\s+per\s+share", (_B,)),
-    (r"(?:gross|operating|net|profit|ebitda|ebit|pre[\s-]?tax)\s+(?:profit\s+)?margins?|effective\s+tax\s+rate",
-     (_I,)),
+# A ratio: its pattern (case-insensitive, whole words, "ratio" after it optional), the statements of its
+# parts in the order they are read, and its formula and parts where one formula is standard (for answering
+# a ratio no page states by the cells of its parts, ``ratio_parts``). Ratios are read before line items:
+# "inventory turnover" must not be read as the balance sheet's "inventory" alone.
+_RATIOS: list[tuple[str, tuple[str, ...], str | None, tuple[str, ...]]] = [
+    (r"(?:inventory|inventories|stock)\s+turnover", (_I, _B), "cost of sales / inventory", ("cost of sales", "inventory")),
+    (r"days?\s+(?:of\s+)?inventory(?:\s+outstanding)?|inventory\s+days|\bDIO\b", (_I, _B),
+     "inventory / cost of sales × 365", ("inventory", "cost of sales")),
+    (r"(?:receivables?|debtors?)\s+turnover", (_I, _B), "revenue / accounts receivable", ("revenue", "accounts receivable")),
+    (r"days?\s+sales\s+outstanding|\bDSO\b", (_I, _B), "accounts receivable / revenue × 365",
+     ("accounts receivable", "revenue")),
+    (r"(?:payables?|creditors?)\s+turnover", (_I, _B), "cost of sales / accounts payable",
+     ("cost of sales", "accounts payable")),
+    (r"days?\s+payables?\s+outstanding|\bDPO\b", (_I, _B), "accounts payable / cost of sales × 365",
+     ("accounts payable", "cost of sales")),
+    (r"fixed[\s-]+assets?\s+turnover", (_I, _B), "revenue / property, plant and equipment",
+     ("revenue", "property, plant and equipment")),
+    (r"(?:total[\s-]+)?assets?\s+turnover", (_I, _B), "revenue / total assets", ("revenue", "total assets")),
+    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?assets|\bROA\b", (_I, _B), "net income / total assets",
+     ("net income", "total assets")),
+    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?(?:(?:stock|share)holders['’]?\s+)?equity|\bROE\b", (_I, _B),
+     "net income / stockholders' equity", ("net income", "stockholders' equity")),
+    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?(?:invested\s+capital|capital\s+employed)|\bRO(?:IC|CE)\b",
+     (_I, _B), None, ()),
+    (r"interest\s+coverage|times\s+interest\s+earned", (_I,), "operating income / interest expense",
+     ("operating income", "interest expense")),
+    (r"operating\s+cash\s+flow\s+ratio", (_C, _B), "operating cash flow / current liabilities",
+     ("operating cash flow", "current liabilities")),
+    (r"cash\s+flow\s+(?:to\s+debt|coverage)", (_C, _B), None, ()),
+    (r"(?:dividend\s+)?payout\s+ratio", (_C, _I), "dividends paid / net income", ("dividends paid", "net income")),
+    (r"capex\s+(?:to|as\s+a?\s*%?\s*(?:percent(?:age)?\s+)?of)\s+(?:revenue|sales)|capital\s+intensity", (_C, _I),
+     None, ()),
+    (r"cash\s+conversion", (_C,), "operating cash flow / net income", ("operating cash flow", "net income")),
+    (r"free\s+cash\s+flow", (_C,), "operating cash flow − capital expenditures",
+     ("operating cash flow", "capital expenditures")),
+    (r"current\s+ratio", (_B,), "current assets / current liabilities", ("current assets", "current liabilities")),
+    (r"quick\s+ratio|acid[\s-]+test\s+ratio", (_B,), "(current assets − inventory) / current liabilities",
+     ("current assets", "inventory", "current liabilities")),
+    (r"debt[\s-]+to[\s-]+equity", (_B,), "debt / stockholders' equity", ("debt", "stockholders' equity")),
+    (r"debt[\s-]+to[\s-]+assets", (_B,), "debt / total assets", ("debt", "total assets")),
+    (r"cash\s+ratio|debt[\s-]+to[\s-]+capital|(?:leverage|gearing|solvency)\s+ratio|book\s+value\s+per\s+share",
+     (_B,), None, ()),
+    (r"gross\s+(?:profit\s+)?margins?", (_I,), "(revenue − cost of sales) / revenue", ("revenue", "cost of sales")),
+    (r"gross\s+profit", (_I,), "revenue − cost of sales", ("revenue", "cost of sales")),
+    (r"operating\s+(?:profit\s+)?margins?", (_I,), "operating income / revenue", ("operating income", "revenue")),
+    (r"(?:net|profit)\s+(?:profit\s+)?margins?", (_I,), "net income / revenue", ("net income", "revenue")),
+    (r"(?:ebitda|ebit|pre[\s-]?tax)\s+(?:profit\s+)?margins?|effective\s+tax\s+rate", (_I,), None, ()),
 ]
 _ITEMS: list[tuple[str, tuple[str, ...]]] = [
     (r"cash\s+(?:flows?\s+)?(?:from|provided\s+by|used\s+(?:in|by))\s+(?:operati\w+|investing|financing)"
@@ -65,7 +93,7 @@ _ITEMS: list[tuple[str, tuple[str, ...]]] = [
      r"|dividends?\s+paid|cash\s+dividends|(?:share|stock)\s+(?:repurchases?|buybacks?)"
      r"|repurchases?\s+of\s+(?:common\s+)?(?:stock|shares)|depreciation\s+and\s+amortization|\bD&A\b", (_C,)),
     (rf"{_OPT_NET}(?:revenues?|net\s+sales|total\s+sales|turnover)\b|cost\s+of\s+(?:goods\s+sold|sales|revenues?"
-     r"|products\s+sold)|\bCOGS\b|gross\s+profit|operating\s+(?:income|profit|loss|expenses?)"
+     r"|products\s+sold)|\bCOGS\b|operating\s+(?:income|profit|loss|expenses?)"
      r"|income\s+from\s+operations|\bEBIT(?:DA)?\b|selling,?\s+general\s+(?:and|&)\s+administrative|\bSG&A\b"
      r"|research\s+and\s+development\s+(?:expenses?|costs?)|\bR&D\s+(?:expenses?|costs?)"
      r"|(?:income\s+)?tax\s+expense|provision\s+for\s+income\s+taxes|interest\s+expense"
@@ -77,7 +105,10 @@ _ITEMS: list[tuple[str, tuple[str, ...]]] = [
      r"|(?:total\s+)?(?:stockholders|shareholders)['’]?\s+equity|book\s+value"
      r"|cash\s+and\s+(?:cash\s+)?equivalents", (_B,)),
 ]
-_COMPILED = [(re.compile(rf"(?i)(?<![\w-])(?:{rx})(?![\w-])"), kinds) for rx, kinds in _RATIOS + _ITEMS]
+_RATIO_RX = [(re.compile(rf"(?i)(?<![\w-])(?:{rx})(?:\s+ratio)?(?![\w-])"), kinds, formula, parts)
+             for rx, kinds, formula, parts in _RATIOS]
+_COMPILED = [(rx, kinds) for rx, kinds, _, _ in _RATIO_RX] + [
+    (re.compile(rf"(?i)(?<![\w-])(?:{rx})(?![\w-])"), kinds) for rx, kinds in _ITEMS]
 
 
 def implied_kinds(query: str) -> list[str]:
@@ -148,40 +179,6 @@ def other_names(query: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-# A ratio's formula and the line items it is computed from ("inventory turnover" = cost of sales /
-# inventory), for answering a ratio no source states by the cells of its parts.
-_FORMULAS: list[tuple[str, str, tuple[str, ...]]] = [
-    (r"(?:inventory|inventories|stock)\s+turnover", "cost of sales / inventory", ("cost of sales", "inventory")),
-    (r"days?\s+(?:of\s+)?inventory(?:\s+outstanding)?|inventory\s+days", "inventory / cost of sales × 365",
-     ("inventory", "cost of sales")),
-    (r"(?:receivables?|debtors?)\s+turnover", "revenue / accounts receivable", ("revenue", "accounts receivable")),
-    (r"days?\s+sales\s+outstanding", "accounts receivable / revenue × 365", ("accounts receivable", "revenue")),
-    (r"(?:payables?|creditors?)\s+turnover", "cost of sales / accounts payable", ("cost of sales", "accounts payable")),
-    (r"days?\s+payables?\s+outstanding", "accounts payable / cost of sales × 365", ("accounts payable", "cost of sales")),
-    (r"fixed[\s-]+assets?\s+turnover", "revenue / property, plant and equipment",
-     ("revenue", "property, plant and equipment")),
-    (r"(?:total[\s-]+)?assets?\s+turnover", "revenue / total assets", ("revenue", "total assets")),
-    (r"return\s+on\s+(?:average\s+)?(?:total\s+)?assets", "net income / total assets", ("net income", "total assets")),
-    (r"return\s+on\s+(?:average\s+)?(?:(?:stock|share)holders['’]?\s+)?equity", "net income / stockholders' equity",
-     ("net income", "stockholders' equity")),
-    (r"interest\s+coverage|times\s+interest\s+earned", "operating income / interest expense",
-     ("operating income", "interest expense")),
-    (r"operating\s+cash\s+flow\s+ratio", "operating cash flow / current liabilities",
-     ("operating cash flow", "current liabilities")),
-    (r"(?:dividend\s+)?payout\s+ratio", "dividends paid / net income", ("dividends paid", "net income")),
-    (r"cash\s+conversion(?:\s+ratio)?", "operating cash flow / net income", ("operating cash flow", "net income")),
-    (r"free\s+cash\s+flow", "operating cash flow − capital expenditures", ("operating cash flow", "capital expenditures")),
-    (r"current\s+ratio", "current assets / current liabilities", ("current assets", "current liabilities")),
-    (r"quick\s+ratio|acid[\s-]+test\s+ratio", "(current assets − inventory) / current liabilities",
-     ("current assets", "inventory", "current liabilities")),
-    (r"debt[\s-]+to[\s-]+equity(?:\s+ratio)?", "debt / stockholders' equity", ("debt", "stockholders' equity")),
-    (r"debt[\s-]+to[\s-]+assets(?:\s+ratio)?", "debt / total assets", ("debt", "total assets")),
-    (r"gross\s+(?:profit\s+)?margin", "(revenue − cost of sales) / revenue", ("revenue", "cost of sales")),
-    (r"gross\s+profit", "revenue − cost of sales", ("revenue", "cost of sales")),
-    (r"operating\s+(?:profit\s+)?margin", "operating income / revenue", ("operating income", "revenue")),
-    (r"(?:net|profit)\s+(?:profit\s+)?margin", "net income / revenue", ("net income", "revenue")),
-]
-_FORMULA_RX = [(re.compile(rf"(?i)(?<![\w-])(?:{rx})(?:\s+ratio)?(?![\w-])"), f, p) for rx, f, p in _FORMULAS]
 _DEFINED = re.compile(r",?\s*(?:which\s+is\s+|is\s+)?(?:defined|calculated|computed)\s+as\b.*$", re.IGNORECASE)
 
 
@@ -190,7 +187,7 @@ def ratio_parts(question: str) -> tuple[str, str, list[tuple[str, str]]] | None:
     that part)]): "What is Acme's FY2018 inventory turnover ratio?" → ("inventory turnover ratio",
     "cost of sales / inventory", [("cost of sales", "What is Acme's FY2018 cost of sales?"), ...]); None
     when it names none. A definition the question gives ("..., defined as ...") is left out of the parts."""
-    first = min(((m, f, p) for rx, f, p in _FORMULA_RX if (m := rx.search(question))),
+    first = min(((m, f, p) for rx, _, f, p in _RATIO_RX if f and (m := rx.search(question))),
                 key=lambda t: (t[0].start(), -len(t[0].group(0))), default=None)
     if first is None:
         return None
