@@ -85,6 +85,11 @@ def _quarter_terms(q: int, year: str | None) -> list[str]:
     return [f"Q{q} {year}", f"{q}Q{year[2:]}", f"Q{q}-{year}", f"{word} quarter {year}", f"{word} quarter"]
 
 
+def _month_number(name: str) -> int:
+    """1 for "January", "Jan." or "jan"."""
+    return next(i for i, full in enumerate(_MONTHS, 1) if full.startswith(name.lower()[:3]))
+
+
 def _date_terms(year: str, month: int, day: int) -> list[str]:
     """A day as questions write it: "July 1, 2022", "1 July 2022", "1st July 2022", "July 2022"."""
     name = _MONTHS[month - 1].capitalize()
@@ -111,7 +116,7 @@ def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
     periods: list[str] = []
     for m in _PERIOD_ENDED.finditer(text):
         span, month, year = m.group(1).lower(), m.group(2).lower()[:3], m.group(3)
-        month_no = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(month))
+        month_no = _month_number(month)
         if "quarter" in span or "three" in span:
             periods += _quarter_terms((month_no - 1) // 3 + 1, year)
         elif "year" in span or "twelve" in span:
@@ -130,9 +135,8 @@ def cover_facts(text: str, max_chars: int = 6000) -> CoverFacts:
         year = m.group(1) or m.group(2)
         periods += [f"{year} annual report", *_year_terms(year)]
     for m in _REPORT_DATE.finditer(text):
-        month_no = next(i for i, name in enumerate(_MONTHS, 1) if name.startswith(m.group(1).lower()[:3]))
         if 1 <= int(m.group(2)) <= 31:
-            periods += _date_terms(m.group(3), month_no, int(m.group(2)))
+            periods += _date_terms(m.group(3), _month_number(m.group(1)), int(m.group(2)))
     facts.periods = list(dict.fromkeys(periods))
     facts.years = list(dict.fromkeys(_YEAR.findall(text)))[:6]
     return facts
