@@ -266,3 +266,20 @@ def test_a_long_section_path_keeps_its_innermost_section_in_the_answer() -> None
     label = "Liabilities and shareholders' equity of the company › Current liabilities › Accounts payable"
     cell = cell_span(["", "2024"], ["Accounts payable", "61,910"], label, 1, "What were accounts payable in 2024?")
     assert cell == "Current liabilities › Accounts payable — 2024: 61,910"
+
+
+def test_no_total_closes_a_period_section() -> None:
+    # a bank's table printed once per year: subtotals and the year's total stay in their year
+    rows = []
+    for year, card in (("2022", "311"), ("2021", "106")):
+        rows += [[f"Year Ended December 31, {year}", "", ""], ["Commercial and industrial", "1", "2"],
+                 ["Total commercial", "3", "4"], ["Credit card", card, "5"], ["Total consumer", "6", "7"],
+                 ["Total", "9", "11"]]
+    got = row_sections(rows)
+    y22, y21 = "Year Ended December 31, 2022", "Year Ended December 31, 2021"
+    assert got == ["", y22, y22, y22, y22, y22, "", y21, y21, y21, y21, y21]
+    # a section inside a period is still closed by its own total, the period stays
+    nested = [["As of June 30, 2024", "", ""], ["Assets:", "", ""], ["Cash", "1", "2"], ["Total assets", "1", "2"],
+              ["Debt", "3", "4"]]
+    assert row_sections(nested) == ["", "As of June 30, 2024", "As of June 30, 2024 › Assets",
+                                    "As of June 30, 2024 › Assets", "As of June 30, 2024"]

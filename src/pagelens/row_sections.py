@@ -16,8 +16,13 @@ Rules:
 * It applies to the rows after it until the next section row of the same level, a blank gap, or a
   row that closes it: "Total X" closes the open section named X (or the innermost one for a bare
   "Total") after itself; a "Total" that names no open section closes the innermost one before itself.
+* A period section ("Year Ended December 31, 2021", "Three months ended March 31", "As of June 30, 2024",
+  "Fiscal 2023") is closed by no "Total" row: a total sums the items of its period, never the periods, so
+  "Total commercial", "Total consumer" and "Total" of each year's block all stay in that year (before,
+  "Total commercial" ended the year and every consumer row below it lost its period).
 * A section row right after another (before any row with values) nests under it when that one ends
-  in ":", is printed in capitals or the new one is indented past it ("Assets › Current assets");
+  in ":", is printed in capitals, names a period or the new one is indented past it ("Assets › Current
+  assets", "As of June 30, 2024 › Assets");
   otherwise, and after rows with values, it replaces the innermost section.
 * Indentation, when known (x of the label's first character): a section whose first row is indented
   past it holds exactly the rows indented past it, so a top-level row after it ("Net income") carries
@@ -42,6 +47,9 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z'’]*")
 _NOTE = re.compile(r"\b(in\s+(thousands|millions|billions)|except\b|unaudited|continued|see\s+accompanying|per\s+cent)\b|^\(.*\)$", re.I)
 _OPEN_END = re.compile(r"(\b(and|or|of|for|the|to|in|on|at|by|from|with|a|an)|[,&/\-–])\s*$", re.I)
 _TOTAL = re.compile(r"^\s*(grand\s+)?totals?\b[\s:,-]*", re.I)
+_PERIOD = re.compile(r"(?<!\d)(19|20)\d\d(?!\d)|\b(years?|quarters?|months?|weeks?|periods?)\s+ended\b|\bas\s+of\b|"
+                     r"\bfiscal\b|\b(q[1-4]|[1-4]q|h[12])\b", re.I)
+"""A section row that names a period: a year, "... ended", "as of", "fiscal", a quarter or half."""
 _STOP = frozenset("and or of for the to in on at by from with a an net total".split())
 
 
@@ -52,12 +60,13 @@ class _Open:
     nested: bool | None = None  # its first row is indented past it (None: not seen yet)
     direct: bool = False  # a row with values has been read directly under it
     title: bool = False  # printed as a title of titles: ends in ":" or in capitals ("ASSETS")
+    period: bool = False  # names a period ("Year Ended December 31, 2021"): no total closes it
 
 
 def _heads(top: _Open, ind: float | None) -> bool:
     """A section row right after section row ``top`` nests under it: ``top`` is a title of titles or
     the new row is indented past it."""
-    return top.title or bool(top.nested)
+    return top.title or top.period or bool(top.nested)
 
 
 def _words(text: str) -> set[str]:
@@ -136,10 +145,19 @@ def row_sections(rows: Sequence[Sequence[str]], indents: Sequence[float | None] 
             if stack and (stack[-1].direct or not _heads(stack[-1], ind)):
                 stack.pop()  # a sibling of the innermost section, or a lone title row before this one
             out.append(path())
-            stack.append(_Open(section_name(label), ind, title=label.endswith(":") or label.isupper()))
+            stack.append(_Open(section_name(label), ind, title=label.endswith(":") or label.isupper(),
+                               period=bool(_PERIOD.search(label))))
             continue
         if total and stack:
             k = _closes(label, stack)
+            if k is not None and stack[k].period:
+                k = k + 1 if k + 1 < len(stack) else None  # the sections inside the period, not the period
+                if k is None:
+                    out.append(path())
+                    continue
+            if k is None and stack[-1].period:
+                out.append(path())  # a subtotal of the period's items ("Total commercial")
+                continue
             if k is None:
                 if not stack[-1].nested:
                     stack.pop()  # "Total segment income" after the last segment: outside it
