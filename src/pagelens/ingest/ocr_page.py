@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 import pymupdf
 
 from pagelens.errors import PageError, PagelensError
-from pagelens.ingest import figure_passes, ocr_tables
+from pagelens.ingest import figure_passes, ocr_block, ocr_numbers, ocr_tables
 from pagelens.ingest.context import PageContext
 from pagelens.ingest.furniture import BAND, normalize
 from pagelens.ingest.text_quality import SPACED_FRACTION, TextQuality, text_quality
@@ -134,6 +134,9 @@ def ocr_page(ctx: PageContext) -> list[Element]:
         larger = min(larger, math.sqrt(s.max_render_pixels / (page.rect.width * page.rect.height)))
         if larger > zoom * 1.1:
             pix, lines = _read_page(ctx, larger)
+    # Most of the print left unread by the automatic layout (a dense statement of small print): one block.
+    lines = ocr_block.reread_as_block(ctx.ocr, lambda: page_png(pix), pix, lines, [ln for ln in lines if keep_line(ln)])
+    lines = ocr_numbers.mend_amounts(lines)  # "26, 752,000.00" read from small print: one amount
     # Pixels → unrotated PDF points (the coordinates every other parser reports).
     to_pdf = pymupdf.Matrix(page.rect.width / pix.width, page.rect.height / pix.height) * page.derotation_matrix
     kept = [ln for ln in lines if keep_line(ln)]

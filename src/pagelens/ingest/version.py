@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pagelens.models import Document
 
-PARSER_VERSION = 14
+PARSER_VERSION = 15
 """Bump this whenever parse output changes (elements, their text, kinds, ids or section paths), so
 that existing homes re-parse their documents on the next ingest. History: 1 = before versions were
 recorded (stored as 0); 2 = table extraction and SEC filing headings (#10); 3 = tables on pages turned
@@ -32,7 +32,10 @@ it) is a list item of its own, and "·" is a bullet glyph;
 13 = a scan whose OCR layer breaks words apart ("W ater", "L eak ag e") is read again by OCR; on scanned pages a
 block in the top/bottom band repeated across pages is a running header/footer (``furniture.mark_ocr_running``);
 14 = scanned pages: tables (rows of values, or of short text cells apart by wide gaps) and form fields (labels
-with the values written under or after them) read from the OCR words' boxes (``ocr_tables``)."""
+with the values written under or after them) read from the OCR words' boxes (``ocr_tables``);
+15 = a scanned page whose automatic layout left most of its ink unread is read again as one block
+(``ocr_block``), amounts OCR split at a separator are one word (``ocr_numbers``), and a table's period
+section ("Year Ended December 31, 2021") is closed by no total row (``row_sections``)."""
 
 
 def is_stale(doc: Document) -> bool:

@@ -26,10 +26,17 @@ def supports_sparse(engine: OcrEngine) -> bool:
     return bool(getattr(engine, "supports_sparse", False))
 
 
-def recognize(engine: OcrEngine, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
-    """Call any engine, passing ``sparse`` only to engines that advertise it."""
+def supports_block(engine: OcrEngine) -> bool:
+    """Whether ``engine.recognize`` takes ``block=True`` (the image read as one uniform block of text)."""
+    return bool(getattr(engine, "supports_block", False))
+
+
+def recognize(engine: OcrEngine, png: bytes, *, sparse: bool = False, block: bool = False) -> list[OcrLine]:
+    """Call any engine, passing ``sparse`` / ``block`` only to engines that advertise them."""
     if sparse and supports_sparse(engine):
         return engine.recognize(png, sparse=True)  # type: ignore[call-arg]
+    if block and supports_block(engine):
+        return engine.recognize(png, block=True)  # type: ignore[call-arg]
     return engine.recognize(png)
 
 
@@ -46,21 +53,22 @@ class CachedOcrEngine:
         self.name = engine.name
         self.cache_id = engine_cache_id(engine)
         self.supports_sparse = supports_sparse(engine)
+        self.supports_block = supports_block(engine)
         self.hits = 0
         self.misses = 0
 
-    def key(self, png: bytes, sparse: bool = False) -> str:
-        mode = "sparse" if sparse and self.supports_sparse else "page"
+    def key(self, png: bytes, sparse: bool = False, block: bool = False) -> str:
+        mode = "sparse" if sparse and self.supports_sparse else "block" if block and self.supports_block else "page"
         return f"{hashlib.sha256(png).hexdigest()}|{self.cache_id}|{mode}"
 
-    def recognize(self, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
-        key = self.key(png, sparse)
+    def recognize(self, png: bytes, *, sparse: bool = False, block: bool = False) -> list[OcrLine]:
+        key = self.key(png, sparse, block)
         cached = self.catalog.cache_get(NAMESPACE, key)
         if cached is not None and all(len(row) == 5 for row in cached):
             self.hits += 1
             return [_decode(row) for row in cached]
         self.misses += 1
-        lines = recognize(self.engine, png, sparse=sparse)
+        lines = recognize(self.engine, png, sparse=sparse, block=block)
         self.catalog.cache_put(NAMESPACE, key, [_encode(ln) for ln in lines])
         return lines
 

@@ -19,9 +19,12 @@ from pagelens.ocr.protocol import OcrLine, OcrWord
 INSTALL_HINT = "apt-get install tesseract-ocr tesseract-ocr-eng, or brew install tesseract"
 
 # Page segmentation modes. 3 = automatic layout (keeps columns and tables: 6 reduced a bordered
-# table to its header); 11 = sparse text in no particular order (chart labels, legends, maps).
+# table to its header); 11 = sparse text in no particular order (chart labels, legends, maps); 6 = one
+# uniform block, asked for a page whose automatic layout left most of its ink unread (a dense scanned
+# statement of small print: ``ingest.ocr_block``).
 PSM_PAGE = 3
 PSM_SPARSE = 11
+PSM_BLOCK = 6
 
 
 class TesseractOcrEngine:
@@ -29,6 +32,7 @@ class TesseractOcrEngine:
 
     name = "tesseract"
     supports_sparse = True
+    supports_block = True
 
     def __init__(
         self, languages: str = "eng", *, cmd: str | None = None, threads: int = 1, timeout_s: float = 300.0
@@ -53,9 +57,9 @@ class TesseractOcrEngine:
             )
         self.cache_id = f"tesseract {self.version} {languages}"
 
-    def recognize(self, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
+    def recognize(self, png: bytes, *, sparse: bool = False, block: bool = False) -> list[OcrLine]:
         """Lines in Tesseract's reading order; ``block`` numbers paragraphs across the image."""
-        psm = PSM_SPARSE if sparse else PSM_PAGE
+        psm = PSM_SPARSE if sparse else PSM_BLOCK if block else PSM_PAGE
         args = [self.cmd, "stdin", "stdout", "-l", self.languages, "--psm", str(psm), "tsv"]
         env = dict(os.environ, OMP_THREAD_LIMIT=str(self.threads))
         try:

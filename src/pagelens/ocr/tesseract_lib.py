@@ -27,7 +27,7 @@ from typing import Any
 
 from pagelens.errors import ComponentUnavailable, PagelensError
 from pagelens.ocr.protocol import OcrLine
-from pagelens.ocr.tesseract import INSTALL_HINT, PSM_PAGE, PSM_SPARSE, parse_tsv
+from pagelens.ocr.tesseract import INSTALL_HINT, PSM_BLOCK, PSM_PAGE, PSM_SPARSE, parse_tsv
 
 LIBRARY_NAMES = ("libtesseract.so.5", "libtesseract.5.dylib", "tesseract")
 LEPTONICA_NAMES = ("liblept.so.5", "libleptonica.so.6", "libleptonica.6.dylib", "lept", "leptonica")
@@ -141,6 +141,7 @@ class TesseractLibOcrEngine:
 
     name = "tesseract"
     supports_sparse = True
+    supports_block = True
     mode = "library"
 
     def __init__(
@@ -173,7 +174,7 @@ class TesseractLibOcrEngine:
     def location(self) -> str:
         return self.lib.path
 
-    def recognize(self, png: bytes, *, sparse: bool = False) -> list[OcrLine]:
+    def recognize(self, png: bytes, *, sparse: bool = False, block: bool = False) -> list[OcrLine]:
         """Lines in Tesseract's reading order; ``block`` numbers paragraphs across the image."""
         t = self.lib.tess
         pix = ctypes.c_void_p(self.lib.lept.pixReadMem(png, len(png)))
@@ -191,7 +192,7 @@ class TesseractLibOcrEngine:
             t.TessMonitorSetDeadlineMSecs(monitor, int(self.timeout_s * 1000))
             t.TessBaseAPISetInputName(handle, b"stdin")
             t.TessBaseAPISetImage2(handle, pix)
-            t.TessBaseAPISetPageSegMode(handle, PSM_SPARSE if sparse else PSM_PAGE)
+            t.TessBaseAPISetPageSegMode(handle, PSM_SPARSE if sparse else PSM_BLOCK if block else PSM_PAGE)
             if t.TessBaseAPIRecognize(handle, monitor) != 0:
                 raise PagelensError(f"tesseract: recognition failed or took over {self.timeout_s:.0f} s on one image")
             raw = t.TessBaseAPIGetTsvText(handle, 0)
