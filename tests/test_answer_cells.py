@@ -152,3 +152,45 @@ def test_the_read_picks_the_row_and_year_and_marks_an_absent_one():
     fish = cells.read("What popcon values does the Debian list give for the fish shell?",
                       tx.content_terms("What popcon values does the Debian list give for the fish shell?"), shells)
     assert fish is not None and fish.absent  # "debian" does not name debianutils, "shell" every row
+
+
+def test_a_two_level_header_names_its_column_by_its_own_words() -> None:
+    from pagelens.answer import text as tx
+
+    # a bank's table: two spanning group headers over their columns
+    header = ["($ in millions)", "Principal forgiveness", "Interest rate reduction",
+              "Primary modification type (1) Other concessions (2)", "Primary modification type (1) Total",
+              "Financial effects of modifications Weighted average interest rate reduction",
+              "Financial effects of modifications Recorded investment related to interest rate reduction (4)"]
+    assert tx.own_name(header, 3) == "Other concessions (2)"
+    assert tx.own_name(header, 5) == "Weighted average interest rate reduction"
+    assert tx.own_name(header, 2) == "Interest rate reduction"  # nothing shared with a neighbour
+    q = tx.content_terms("What was the weighted average interest rate reduction for credit card loans in 2021?")
+    assert tx.best_column(header, q) == 5  # not the shorter "Interest rate reduction" it holds
+    q = tx.content_terms("How much fell under other concessions in 2020?")
+    assert tx.best_column(header, q) == 3
+    # parallel names: what tells them apart sits between the words they repeat
+    header = ["Period", "Total Number of Class A Shares Purchased (in thousands)",
+              "Total Number of Class C Shares Purchased (in thousands)", "Average Price Paid per Class A Share",
+              "Average Price Paid per Class C Share"]
+    assert tx.own_name(header, 2) == "C"
+    assert tx.own_name(header, 4) == "C"
+    q = tx.content_terms("How many Class C shares, in thousands, did Alphabet buy back in November?")
+    assert tx.best_column(header, q) == 2  # not the average price, whose name is shorter
+    q = tx.content_terms("What average price per Class C share did Alphabet pay in November?")
+    assert tx.best_column(header, q) == 4
+
+
+def test_a_row_of_acronyms_is_named_by_the_words_they_stand_for():
+    from pagelens.answer import cells
+    from pagelens.answer import text as tx
+
+    rows = _rows(["Tasks", "MNLI-m (Acc)", "QNLI (Acc)", "MRPC (Acc)"],
+                 [("BERT BASE", "84.4", "88.4", "86.7"), ("No NSP", "83.9", "84.9", "86.5"),
+                  ("LTR & No NSP", "82.1", "84.3", "77.5"), ("+ BiLSTM", "82.1", "84.1", "75.7")])
+    q = "What MRPC accuracy does the left-to-right model trained without next-sentence prediction get?"
+    cell = cells.read(q, tx.content_terms(q), rows)
+    assert cell is not None and (cell.row.label, cell.value) == ("LTR & No NSP", "77.5")
+    q = "What MRPC accuracy does the model trained without next-sentence prediction get?"
+    cell = cells.read(q, tx.content_terms(q), rows)
+    assert cell is not None and (cell.row.label, cell.value) == ("No NSP", "86.5")

@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pagelens.answer import spellings
 from pagelens.answer import text as tx
 from pagelens.answer.stat_terms import stat_synonyms
 from pagelens.answer.candidates import MAX_LABEL_CHARS, Candidate
@@ -226,7 +227,11 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     if not cols:
         return None
     q = set(tx._with_digits(list(q_terms)))
-    named = [[set(tx.content_terms(n)) for n in names(r, cols[-1])] for r in rows]
+    labels = [names(r, cols[-1]) for r in rows]
+    # a row labelled by acronyms is named by the words they stand for ("LTR & No NSP": "the left-to-right
+    # model trained without next-sentence prediction")
+    q |= spellings.acronyms_spelled(question, " ; ".join(n for ns in labels for n in ns[:1]))
+    named = [[set(tx.content_terms(n)) for n in ns] for ns in labels]
     if not any(k for ns in named for k in ns):
         return None
     idf = _idf([set().union(*ns) for ns in named])
@@ -248,10 +253,18 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     periods = [j for j in cols if header[j] and period_mismatch(header[j], question)]
     for j in periods:
         header[j] = ""
-    col = asked_column(header, q, question, focus)
+    # each word of the question names one thing: those that named the row ("*total consumer*") do not
+    # name its column too ("... under 'Other concessions'" is the column, not "Total")
+    used = set().union(*named[rows.index(best_row)]) if rows else set()
+    used_q = {t for t in q if _matches(t, used)}
+    col = asked_column(header, q - used_q, question, [f for f in focus if f not in used_q], exclude=used_q) if used_q else None
+    if col is None:
+        col = asked_column(header, q, question, focus)
     if col is None:
         col = cols[0] if len(cols) == 1 else None
-    col_match = tx.column_match(header[col], q) if col is not None and header[col] else 0.0
+    # a two-level header's column is named by its own words ("Other concessions"), past the group's
+    col_match = max(tx.column_match(header[col], q), tx.column_match(tx.own_name(best_row.header, col), q)) \
+        if col is not None and header[col] else 0.0
     missing = bool(periods) and len(periods) == len(cols)  # every column is another period's
     if col is None or col >= len(best_row.cells) or best_row.cells[col].strip() in EMPTY:
         blank = col is not None and len(cols) > 1 and col_match >= COL_NAMED and best_rk[0] >= ROW_NAMED
@@ -263,12 +276,13 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     return Cell(best_row, col, best_rk[0], col_match, len(cols), missing, ties)
 
 
-def asked_column(header: list[str], q: set[str] | list[str], question: str, focus: Sequence[str]) -> int | None:
+def asked_column(header: list[str], q: set[str] | list[str], question: str, focus: Sequence[str],
+                 exclude: set[str] | frozenset[str] = frozenset()) -> int | None:
     """The column the question asks for: the one the asked thing names ("floor area"), before one the
     question's other words name ("... the Eastern region's *stores*"); where the asked thing names
     several alike ("F1" over "SQuAD 1.1 F1" and "SQuAD 2.0 F1"), the one of them the whole question names
-    best ("... on SQuAD *2.0*")."""
-    whole = tx.best_column(header, list(q), tx._with_digits(tx.ask_terms(question)))
+    best ("... on SQuAD *2.0*"). ``exclude``: question words left out (those that named the row)."""
+    whole = tx.best_column(header, list(q), tx._with_digits([t for t in tx.ask_terms(question) if t not in exclude]))
     asked = tx._with_digits(list(focus))
     col = tx.best_column(header, asked) if asked else None
     if col is None:

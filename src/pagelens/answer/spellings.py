@@ -15,11 +15,23 @@ _ACRONYM_GLUE = frozenset("of on per the and to under for in at over".split())
 def spelled_acronyms(question: str, text: str) -> list[str]:
     """The question's phrases whose initials are an acronym ``text`` prints: "mean absolute error" for "MAE",
     "earnings per share" for "EPS" (a small word inside may count or not: "return on investment", "ROI")."""
+    return list(dict.fromkeys(phrase for phrase, _ in _spelled(question, text, r"[A-Za-z][A-Za-z'’-]*")))
+
+
+def acronyms_spelled(question: str, text: str) -> set[str]:
+    """The acronyms ``text`` prints that the question spells out, each word of a compound counting
+    ("left-to-right" for "LTR", "next-sentence prediction" for "NSP"), in lower case: a table's row
+    "LTR & No NSP" is the one a question about the left-to-right model without next-sentence
+    prediction names."""
+    return {acronym.lower() for _, acronym in _spelled(question, text, r"[A-Za-z][A-Za-z'’]*")}
+
+
+def _spelled(question: str, text: str, word: str) -> list[tuple[str, str]]:
     found = {m.group(1) for m in _ACRONYM.finditer(text)}
     if not found:
         return []
-    words = re.findall(r"[A-Za-z][A-Za-z'’-]*", question)
-    out: list[str] = []
+    words = re.findall(word, question)
+    out: list[tuple[str, str]] = []
     for i in range(len(words)):
         if words[i].lower() in _ACRONYM_GLUE:
             continue
@@ -29,9 +41,7 @@ def spelled_acronyms(question: str, text: str) -> list[str]:
                 continue
             for initials in ("".join(w[0] for w in run), "".join(w[0] for w in run if w.lower() not in _ACRONYM_GLUE)):
                 if len(initials) >= 2 and initials.upper() in found and initials.upper() != " ".join(run).upper():
-                    phrase = " ".join(run)
-                    if phrase not in out:
-                        out.append(phrase)
+                    out.append((" ".join(run), initials.upper()))
     return out
 
 

@@ -287,8 +287,37 @@ def column_match(name: str, q_terms: list[str] | set[str]) -> float:
     return sum(1 for t in terms if t in qs or prefix_match(t, qs)) / len(terms) if terms else 0.0
 
 
+def own_name(header: list[str], i: int) -> str:
+    """Column ``i``'s name less the words it shares with a neighbour's name at the start (the spanning
+    group header a two-level header repeats over its columns: "Financial effects of modifications |
+    Weighted average interest rate reduction") and at the end (the words parallel names repeat around
+    what tells them apart: "Average Price Paid per Class *C* Share" beside "... Class A Share"). Those
+    words say which columns, not which of them; the whole name when nothing is shared or nothing would
+    be left."""
+    words = header[i].split()
+    best = (0, 0)
+    for j in (i - 1, i + 1):
+        if 0 < j < len(header) and header[j]:
+            other = header[j].split()
+            n = min(len(words), len(other))
+            k = 0
+            while k < n and words[k].lower() == other[k].lower():
+                k += 1
+            m = 0
+            while m < n - k and words[-1 - m].lower() == other[-1 - m].lower():
+                m += 1
+            if k + m > sum(best):
+                best = (k, m)
+    k, m = best
+    own = words[k:len(words) - m]
+    return " ".join(own) if own and k + m else header[i]
+
+
 def _column_named(header: list[str], asked: list[str]) -> int | None:
-    """The column whose name the question's words cover best; between columns covered equally, the
+    """The column whose name the question's words cover best (the share of its own words, past a group
+    header it shares with a neighbour: ``own_name``; each word of the whole name it uses adds a little, so
+    "Weighted average interest rate reduction" is named more fully than "Interest rate reduction" by a
+    question that says it all); between columns covered equally, the
     one named by the word nearest the question's start ("What *speedup* does the trace table list"
     asks for Speedup, not Traces), since the asked thing follows the wh-word. A statistical printout's
     titles are named by the quantity they stand for (``stat_synonyms``)."""
@@ -304,8 +333,10 @@ def _column_named(header: list[str], asked: list[str]) -> int | None:
         hit = sum(1 for t in terms if t in qs or prefix_match(t, qs))
         if not hit:
             continue
+        own = header_terms(own_name(header, i)) or terms
+        own_hit = sum(1 for t in own if t in qs or prefix_match(t, qs))
         first = min(j for j, q in enumerate(asked) if any(q == t or prefix_match(t, {q}) for t in terms))
-        key = (round(hit / len(terms) + 0.01 * hit, 9), -first)
+        key = (round(own_hit / len(own) + 0.01 * hit, 9), -first)
         if key > best_key:
             best, best_key = i, key
     return best
