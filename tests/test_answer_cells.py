@@ -194,3 +194,62 @@ def test_a_row_of_acronyms_is_named_by_the_words_they_stand_for():
     q = "What MRPC accuracy does the model trained without next-sentence prediction get?"
     cell = cells.read(q, tx.content_terms(q), rows)
     assert cell is not None and (cell.row.label, cell.value) == ("No NSP", "86.5")
+
+
+COSTS = [
+    ("Pathway", "Unit cost (£)", "Number of persons", "Total cost (£)"),
+    ("Non-reflex pathway", "", "", ""),
+    ("Anti-HCV test", "7.4", "236 185", "1 747 769"),
+    ("Referral of anti-HCV positives", "75", "6001", "450 075"),
+    ("HCV RNA test", "64.2", "6001", "385 264"),
+    ("Total", "", "", "2 583 108"),
+    ("Reflex pathway", "", "", ""),
+    ("Anti-HCV test", "7.4", "236 185", "1 747 769"),
+    ("HCV RNA test on anti-HCV positives", "64.2", "6001", "385 264"),
+    ("Referral of HCV RNA positives", "75", "3781", "283 575"),
+    ("Total", "", "", "2 416 608"),
+]
+
+
+def test_a_word_may_name_the_row_and_the_column_both(tmp_path):
+    """'Total' names the row and, with 'cost', the column "Total cost": the section's Total row is quoted
+    in that column, ahead of its sibling rows that repeat more of the question's words ("*test*")."""
+    from pagelens.answer import cells
+    from pagelens.answer import text as tx
+
+    rows = _rows(list(COSTS[0]), COSTS[1:])
+    q = "What was the total cost in pounds of the reflex testing pathway?"
+    cell = cells.read(q, tx.content_terms(q), rows)
+    assert cell is not None and (cells.key(cell.row), cell.value) == ("Reflex pathway › Total", "2 416 608")
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 70), "Table 7: Costs of the testing programme by pathway", fontsize=10)
+    draw_ruled_table(page, [60, 250, 340, 450, 550], 80, 20, COSTS, size=9)
+    page.insert_textbox(pymupdf.Rect(72, 330, 540, 400), "Reflex testing runs the RNA test on the same sample, "
+                        "so fewer people are referred before their infection is confirmed.", fontsize=10)
+    doc.save(tmp_path / "hcv-testing-costs.pdf")
+    doc.close()
+    with ingested_app(tmp_path, [tmp_path / "hcv-testing-costs.pdf"], answer_cache=False) as app:
+        ans = app.ask(q)
+    assert not ans.abstained, ans.answer
+    first = ans.answer.split("]")[0]
+    assert "2 416 608" in first and "1 747 769" not in first, ans.answer
+
+
+def test_at_the_cap_the_named_cell_leads_its_table():
+    from pagelens.answer.extractive import _named_cell_first
+
+    rows = _rows(list(COSTS[0]), COSTS[1:])
+    total = next(r for r in rows if r.text.startswith("Reflex pathway › Total"))
+    sibling = next(r for r in rows if r.text.startswith("Reflex pathway › Anti-HCV test"))
+    for r in rows:
+        r.score = 1.0  # capped: the cell's bonus no longer shows
+    total.column = 3  # the cell the table read names
+    pool = [sibling, total, rows[0]]
+    assert rows[0] not in (sibling, total)
+    assert _named_cell_first(pool)[0] is total
+    total.score = 0.9  # weaker: the ranking stands
+    assert _named_cell_first(pool)[0] is sibling
+    other = _rows(["Region", "Stores"], [("Northern", "48")])[0]
+    other.score, other.column = 1.0, 1
+    assert _named_cell_first([sibling, other])[0] is sibling  # another table's cell: not this table's reading

@@ -258,8 +258,12 @@ def read(question: str, q_terms: Sequence[str], rows: Sequence[Candidate], focus
     used = set().union(*named[rows.index(best_row)]) if rows else set()
     used_q = {t for t in q if _matches(t, used)}
     col = asked_column(header, q - used_q, question, [f for f in focus if f not in used_q], exclude=used_q) if used_q else None
-    if col is None:
-        col = asked_column(header, q, question, focus)
+    whole = asked_column(header, q, question, focus)
+    if col is None or (whole is not None and whole != col
+                       and tx.column_match(header[whole], q - used_q) >= tx.column_match(header[col], q - used_q)):
+        # named as well by the rest of the question, the column all its words name: a word may name both
+        # ("the *total* cost of the reflex pathway" is row Total, column "Total cost", not "Unit cost")
+        col = whole
     if col is None:
         col = cols[0] if len(cols) == 1 else None
     # a two-level header's column is named by its own words ("Other concessions"), past the group's

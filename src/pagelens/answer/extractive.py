@@ -80,7 +80,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 54
+EXTRACTIVE_VERSION = 55
 
 
 @dataclass
@@ -183,6 +183,7 @@ class ExtractiveAnswerer:
             c.semantic = max(0.0, sim)
             c.score = min(1.0, c.score + W_SEMANTIC * c.semantic * c.factor)
         pool.sort(key=lambda c: (-min(1.0, c.score + c.shift), -c.semantic))  # a tie at the cap (1.0) goes to the closer meaning
+        pool = _named_cell_first(pool)
         # A field of the top source's form whose label the question names is the asked thing: it is
         # quoted first ("Report number: IR-2024-0931", not the form's title that holds more of the
         # question's words). Blank, it says the form leaves the asked thing blank: nothing to answer.
@@ -246,6 +247,20 @@ class ExtractiveAnswerer:
 # -- scoring ---------------------------------------------------------------------------------------
 def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
+
+
+def _named_cell_first(pool: list[Candidate]) -> list[Candidate]:
+    """The row of the cell a table read names (``table_read``: its row and column) before the other rows of
+    its table when its score is as high: at the cap (1.0) the cell's bonus no longer shows, and a
+    sibling row that repeats more of the question's words ("Reflex pathway › *Anti-HCV test*" for "the
+    total cost of the reflex *testing* pathway") would be quoted instead of the Total row asked for."""
+    if not pool or pool[0].column is not None or pool[0].kind != "row":
+        return pool
+    best = pool[0]
+    for c in pool[1:]:
+        if c.column is not None and c.source == best.source and c.header == best.header and c.score >= best.score:
+            return [c] + [o for o in pool if o is not c]
+    return pool
 
 
 def _overlaps(a: Candidate, b: Candidate) -> bool:
