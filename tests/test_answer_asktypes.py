@@ -32,6 +32,12 @@ from pagelens.settings import Settings
     ("When is the hand-over?", "when"),
     ("When the three models are compared, what AIC does the smallest model have?", ""),  # the main clause asks
     ("In which city is Contoso headquartered?", "place"),
+    # "phone" asks for a number only as the asked thing, not as the word before another noun
+    ("How big did the phone bill get because nobody hung up?", "number"),
+    ("What daytime phone number did the member give?", "phone"),
+    ("What is the telephone of the harbour office?", "phone"),
+    ("Which phone should a patient call at night?", "phone"),
+    ("Where is the phone holder of the cab?", ""),
 ])
 def test_answer_type_reads_the_opening_wh_phrase(question, kind):
     assert sp.answer_type(question) == kind

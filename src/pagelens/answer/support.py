@@ -61,7 +61,10 @@ STATISTIC_Q = r"what (?:(?:is|was|are|were) )?(?:the )?(?:average|mean|median|to
 _TYPE_Q: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("email", re.compile(r"\be-?mail\b", re.I)),
     ("url", re.compile(r"\b(web\s?site|web address|url|homepage|web page)\b", re.I)),
-    ("phone", re.compile(r"\b(tele)?phone|\bfax\b|\bmobile number\b", re.I)),
+    # "phone" asks for a number when it is the asked thing ("the telephone number", "which phone to call"),
+    # not when it names another ("how big did the *phone bill* get", "the *phone holder*")
+    ("phone", re.compile(r"\b(tele)?phones?\b(?=\s+(numbers?|no\.?|#)|\s*[?,;:.]|\s*$|\s+(of|for|at|to|on|in|from)\b)|"
+                         r"\b(what|which)\s+(tele)?phone\b|\bfax\b|\bmobile number\b", re.I)),
     # "date of" asks for a date when it is the asked thing ("what is the date of ..."), not when it is
     # part of the condition ("within what period ... for the date of claim to be preserved?")
     ("date", re.compile(ASKS_DATE, re.I)),
