@@ -48,6 +48,7 @@ class Candidate:
     gloss: str = ""  # the caption sentence that defines a row's label ("“LTR & No NSP” is trained as ...")
     doc: str = ""  # the file name of its document (a "Form 293" its name holds is said on every page)
     after: str = ""  # a sentence's next sentence in its chunk (``span.continuation``)
+    setting: frozenset[str] = frozenset()  # the counts its paragraph's sentences before it state (``_counts``)
 
 
 def candidates(hit: SearchHit, index: int) -> list[Candidate]:
@@ -114,8 +115,14 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
                     heads.append(ln.strip())
         other = rest
     blocks = _blocks(other) if not table_lines else [(" ".join(other), "")]  # a table's caption is a candidate too
-    sentences = [Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence")
-                 for b, lead in blocks for s in tx.join_speech(tx.split_sentences(b))]
+    sentences = []
+    for b, lead in blocks:
+        stated: set[str] = set()
+        for s in tx.join_speech(tx.split_sentences(b)):
+            own = _counts(s)
+            sentences.append(Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence",
+                                       setting=frozenset(stated - own)))
+            stated |= own
     for c, nxt in zip(sentences, sentences[1:]):
         c.after = nxt.text
         if _REFERS_BACK.match(nxt.text) and (names := _names(c.text)):  # "He is succeeded by ...": who "he" is,
@@ -140,6 +147,13 @@ def _names(sentence: str) -> str:
     return "; ".join(runs)
 
 
+def _counts(sentence: str) -> set[str]:
+    """The numbers of a sentence that are no years: the counts and sizes a paragraph states once and its later
+    sentences build on ("The study included 30 carcinomas and 7 scanners. [...] The ICC was 0.83")."""
+    return {n for n in tx.numbers(sentence) if not _YEAR_NUMBER.fullmatch(n)}
+
+
+_YEAR_NUMBER = re.compile(r"(?:1[5-9]|20)\d\d")
 _AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")
 LABEL_WORDS = 8
 FIELD_HEADS = 2  # short lines before a label-and-amounts line that head it

@@ -38,6 +38,7 @@ cross-validation over whole PDFs.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -80,7 +81,7 @@ MAX_SNIPPETS = 3
 SECOND_SNIPPET_RATIO = 0.75  # further snippets need this share of the best score
 MAX_ANSWER_CHARS = 600  # snippets are added while the answer stays within this length
 # Bump when the extractive answers change, so cached answers from older code are not served.
-EXTRACTIVE_VERSION = 56
+EXTRACTIVE_VERSION = 57
 
 
 @dataclass
@@ -160,9 +161,14 @@ class ExtractiveAnswerer:
         asked_terms = [t for t in focus.terms if t in span_terms]  # the asked thing's words ("reporting agencies")
         # The documents the question names (``retrieve.routing``: as strong as those it searches on their own).
         routed = {i for i, h in enumerate(top) if h.channels.get("route", 0.0) >= SCOPE_STRENGTH}
+        q_counts = _counts_of(question)
         for c in cands:
             if spelled := spellings.spelled_acronyms(question, c.match_text):  # "MAE (s): 97" states the "mean absolute error"
                 c.match_text = f"{c.match_text} ({'; '.join(spelled)})"
+            if c.setting and (given := (q_counts & c.setting) - tx.numbers(c.match_text)):
+                # the question's counts its paragraph stated before it: the setting it reports on ("a study
+                # of 30 carcinomas and 7 scanners ... The ICC for average scores was 0.83"), inherited words
+                c.match_text = f"{c.match_text} ({'; '.join(sorted(given))})"
             if fl.unasked_property(c, q_terms):
                 c.match_text = c.text  # the document's name it was scored with says which file, not what it holds
             c.lexical = lx.coverage(span_terms, idf, c.match_text)
@@ -247,6 +253,16 @@ class ExtractiveAnswerer:
 # -- scoring ---------------------------------------------------------------------------------------
 def _rank_prior(rank: int) -> float:
     return 1.0 / math.sqrt(1 + rank)
+
+
+_COUNT = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w.,]?\w)")
+_YEAR = re.compile(r"(?:1[5-9]|20)\d\d")
+
+
+def _counts_of(question: str) -> set[str]:
+    """The question's numbers written on their own, no years: its counts and sizes ("with *30* breast carcinomas
+    and *7* scanners", "aged 3–5"), not a designator's digits ("2Q22", "SVR12")."""
+    return {n for m in _COUNT.finditer(question) for n in tx.numbers(m.group(0)) if not _YEAR.fullmatch(n)}
 
 
 def _named_cell_first(pool: list[Candidate]) -> list[Candidate]:
