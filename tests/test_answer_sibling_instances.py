@@ -44,6 +44,11 @@ def test_modifier_conflict():
                                        "The 20-meter sprint was repeated for 10 times.")
     assert not kinds.modifier_conflict("What was the brown trout fry winter survival?",
                                        "the overwinter survival of brown trout fry was 31%")
+    # a hyphenated modifier names a sibling too, and its parts are no prefixes of the asked one ("anti" of "antigen")
+    q = "What unit cost is given for an HCV core antigen test?"
+    assert kinds.modifier_conflict(q, "Anti-HCV test Unit cost (£)")
+    assert not kinds.modifier_conflict("What unit cost is given for the anti-HCV test?", "Anti-HCV test Unit cost (£)")
+    assert not kinds.modifier_conflict("What unit cost is given for the anti HCV test?", "Anti-HCV test Unit cost (£)")
     # a verb after the asked words ends no noun phrase: "the theme *inspired*"
     assert not kinds.modifier_conflict("Which earlier theme inspired the Metropolis theme?",
                                        "with minimal visual noise inspired by the hsrm theme")

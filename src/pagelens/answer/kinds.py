@@ -328,14 +328,30 @@ def _near(word: str, words: Set[str]) -> bool:
                or difflib.SequenceMatcher(None, word, w).ratio() >= 0.8 for w in words)
 
 
+def _compound(word: str) -> bool:
+    """A hyphenated modifier of content words ("Anti-HCV", "long-term"): a page's own name for a kind."""
+    parts = [p for p in word.split("-") if p]
+    return len(parts) > 1 and all(p.isalpha() for p in parts) and any(_plain(p) for p in parts)
+
+
+def _near_all(mod: str, words: set[str]) -> bool:
+    """``mod`` is used by ``words``: a compound ("anti-hcv") when each of its parts is one of them (by stem: a
+    part is short, and "anti" is a prefix of the question's "antigen", no use of it)."""
+    if "-" not in mod:
+        return _near(mod, words)
+    stems = {tx.stem(w) for w in words}
+    return all(tx.stem(p) in stems for p in mod.split("-") if len(p) >= 3 and p not in tx.STOPWORDS)
+
+
 def _modified_heads(text: str, question: bool) -> list[tuple[str, str]]:
     """(modifier, head) of each two adjacent plain words of ``text`` ("stainless steel *butterfly valves*"). In a
     question only a lower-case modifier (a capitalised one is a name: ``named_instance_conflict``) of a head
-    that ends the phrase (a function word, a mark or the end follows) and is no participle ("inspired")."""
+    that ends the phrase (a function word, a mark or the end follows) and is no participle ("inspired"). In a
+    context a hyphenated modifier counts too ("*Anti-HCV* test" is a sibling of the asked "core antigen test")."""
     toks = _TOKENS.findall(text)
     out = []
     for i, (m, h) in enumerate(zip(toks, toks[1:])):
-        if not (_plain(m) and _plain(h)):
+        if not ((_plain(m) or (not question and _compound(m))) and _plain(h)):
             continue
         if question:
             after = toks[i + 2].lower() if i + 2 < len(toks) else "?"
@@ -353,13 +369,14 @@ def modifier_conflict(question: str, context: str) -> bool:
     if not asked:
         return False
     q_words = {w.lower() for w in _PLAIN.findall(question)}
-    c_words = {w.lower() for w in _PLAIN.findall(context)}
+    # a compound is one word of the context: the "anti" of "Anti-HCV" is no prefix of "antigen"
+    c_words = {w.lower() for tok in _TOKENS.findall(context) for w in ([tok] if _compound(tok) else _PLAIN.findall(tok))}
     said = _modified_heads(context, question=False)
     for mod, head in asked:
         if _near(mod, c_words):
             continue
         others = {m for m, h in said if tx.stem(h) == tx.stem(head)}
-        if others and not any(_near(m, q_words) for m in others):
+        if others and not any(_near_all(m, q_words) for m in others):
             return True
     return False
 

@@ -11,6 +11,9 @@ which tables lack what is asked, and how a quoted cell supports the answer.
   asks for a value or names the read's column as the thing it asks for: "what popcon values ... for
   the fish shell" in a table without fish, "revenue in 2019" in a table of 2021–2023. A question for a
   thing of a kind, or for an extreme, names a column and asks which row, so there the row may be absent.
+* A table whose best-named row is another instance of the asked thing (``_conflicts``: "Anti-HCV test" for
+  "an HCV core antigen test", "Class A" for "Class B"), no other row named as well, lacks the asked row
+  (``ABSENT_PENALTY``, supports nothing) when a value is asked.
 * The row of a cell the question names by its row and its column but which is empty ("the quasi-Poisson
   model's log-likelihood", left blank) weighs ``ABSENT_PENALTY`` and supports nothing; the table's
   other rows keep their weight (the row read may not be the one the question means).
@@ -49,10 +52,18 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
         read = _read(question, q_terms, aliases, rows, focus)
         if read is None:
             continue
-        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not _conflicts(question, read) \
+        conflicts = read.named and _conflicts(question, read)
+        if read.named and not read.other_periods and not (extreme and read.ties > 1) and not conflicts \
                 and not _given(question, read):
             read.row.column, read.row.cell_score = read.col, read.attached
             read.row.score += CELL_BONUS * read.score * read.row.factor
+        elif conflicts and value and read.ties == 1:
+            # the row the question names best is another instance of the asked thing ("Anti-HCV test" for
+            # "an HCV core antigen test", "Class A" for "Class B"): the table lacks the asked row
+            for r in rows:
+                r.absent = True
+                r.factor *= ABSENT_PENALTY
+                r.score *= ABSENT_PENALTY
         elif read.blank:  # the row and column named, their cell empty: that row holds no answer, the others may
             read.row.absent = True
             read.row.factor *= ABSENT_PENALTY
