@@ -48,7 +48,7 @@ class Candidate:
     gloss: str = ""  # the caption sentence that defines a row's label ("“LTR & No NSP” is trained as ...")
     doc: str = ""  # the file name of its document (a "Form 293" its name holds is said on every page)
     after: str = ""  # a sentence's next sentence in its chunk (``span.continuation``)
-    setting: frozenset[str] = frozenset()  # the counts its paragraph's sentences before it state (``_counts``)
+    setting: frozenset[str] = frozenset()  # the counts its paragraph's sentences before it state (``counts``)
 
 
 def candidates(hit: SearchHit, index: int) -> list[Candidate]:
@@ -119,7 +119,7 @@ def _split(chunk: Chunk, index: int) -> list[Candidate]:
     for b, lead in blocks:
         stated: set[str] = set()
         for s in tx.join_speech(tx.split_sentences(b)):
-            own = _counts(s)
+            own = counts(s)
             sentences.append(Candidate(s, f"{s} ({lead})" if lead else s, index, page, "sentence",
                                        setting=frozenset(stated - own)))
             stated |= own
@@ -147,7 +147,7 @@ def _names(sentence: str) -> str:
     return "; ".join(runs)
 
 
-def _counts(sentence: str) -> set[str]:
+def counts(sentence: str) -> set[str]:
     """The numbers of a sentence that are no years: the counts and sizes a paragraph states once and its later
     sentences build on ("The study included 30 carcinomas and 7 scanners. [...] The ICC was 0.83")."""
     return {n for n in tx.numbers(sentence) if not _YEAR_NUMBER.fullmatch(n)}

@@ -49,7 +49,7 @@ from pagelens.answer import glossary
 from pagelens.answer import lexical as lx
 from pagelens.answer.by_parts import answer_by_components, answer_by_parts
 from pagelens.answer.calibration import DEFAULT, Calibration
-from pagelens.answer.candidates import Candidate, candidates
+from pagelens.answer.candidates import Candidate, candidates, counts
 from pagelens.answer.citations import format_citation
 from pagelens.answer.cues import MAX_Q, MIN_Q, Cues
 from pagelens.answer.directions import asked
@@ -256,13 +256,12 @@ def _rank_prior(rank: int) -> float:
 
 
 _COUNT = re.compile(r"(?<![\w.,])\d+(?:[.,]\d+)*(?![\w.,]?\w)")
-_YEAR = re.compile(r"(?:1[5-9]|20)\d\d")
 
 
 def _counts_of(question: str) -> set[str]:
     """The question's numbers written on their own, no years: its counts and sizes ("with *30* breast carcinomas
     and *7* scanners", "aged 3–5"), not a designator's digits ("2Q22", "SVR12")."""
-    return {n for m in _COUNT.finditer(question) for n in tx.numbers(m.group(0)) if not _YEAR.fullmatch(n)}
+    return {n for m in _COUNT.finditer(question) for n in counts(m.group(0))}
 
 
 def _named_cell_first(pool: list[Candidate]) -> list[Candidate]:
