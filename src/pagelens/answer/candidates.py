@@ -150,10 +150,9 @@ def _names(sentence: str) -> str:
 def counts(sentence: str) -> set[str]:
     """The numbers of a sentence that are no years: the counts and sizes a paragraph states once and its later
     sentences build on ("The study included 30 carcinomas and 7 scanners. [...] The ICC was 0.83")."""
-    return {n for n in tx.numbers(sentence) if not _YEAR_NUMBER.fullmatch(n)}
+    return {n for n in tx.numbers(sentence) if not tx.YEARLIKE.fullmatch(n)}
 
 
-_YEAR_NUMBER = re.compile(r"(?:1[5-9]|20)\d\d")
 _AMOUNT = re.compile(r"^[-+\u2212(]?(?:[$€£R]{1,2}\$?\s?)?\d[\d.,]*%?\)?$")
 LABEL_WORDS = 8
 FIELD_HEADS = 2  # short lines before a label-and-amounts line that head it

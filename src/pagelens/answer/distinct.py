@@ -86,7 +86,6 @@ _ORDINALS = {w: i for i, w in enumerate(
     "zeroth first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split())}
 _SUPERLATIVES = ("lowest highest largest smallest greatest least most fewest biggest earliest latest longest shortest "
                  "fastest slowest cheapest first last").split()
-_YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.,%'’\-]*")
 
 
@@ -256,7 +255,7 @@ def _count_units(question: str) -> list[Unit]:
             if stem.startswith("quar"):
                 alts.append(rf"\bQ{n}\b|\b{n}Q\d\d")
             out.append(Unit(low, pattern=re.compile("|".join(alts), re.I)))
-        elif re.fullmatch(r"\d+(?:[.,]\d+)?%?", low) and not _YEARLIKE.fullmatch(low):
+        elif re.fullmatch(r"\d+(?:[.,]\d+)?%?", low) and not tx.YEARLIKE.fullmatch(low):
             num = tx.normalise_number(low)
             out.append(Unit(num, pattern=re.compile(rf"(?<![\w.]){_grouped(num)}(?![\d])")))
     return out

@@ -58,7 +58,6 @@ NAMED = 0.5  # a clause or a row names the focus when it holds this IDF-weighted
 UNIT_WEIGHT = 0.5  # weight of the terms of a "per ..." unit against the thing measured
 ENTITY_FLOOR = 0.5  # focus_span of a question for a thing of a kind whose span does not name the kind
 VALUE_KINDS = frozenset({"number", "percent", "year", "date", "email", "url", "phone", "money", "duration"})
-_YEARLIKE = re.compile(r"(1[5-9]|20)\d\d")
 # A number inside a code names something, it is no quantity: "10-K", "8-K", "S-1", "COVID-19" (not "12-month"),
 # a course or a standard in capitals ("PHYS 214", "ISO 9001").
 _CODE = re.compile(r"(?<![\w-])(?:\d+-[A-Z]{1,2}|[A-Z]{1,5}-\d+|[A-Z]{2,5}\s\d{2,4}[A-Z]?)(?![\w-])")
@@ -295,7 +294,7 @@ def conditions_found(question: str, text: str, doc_name: str = "") -> float:
     inside codes ("its 2017 *10*-K") and numbers the name of the span's document holds ("DD Form *293*"
     of dd-form-293.pdf names the form, it is no condition each sentence repeats)."""
     named = tx.numbers(kinds.document_words(doc_name)) if doc_name else set()
-    given = {n for n in tx.numbers(_CODE.sub(" ", question)) if not _YEARLIKE.fullmatch(n) and n not in named}
+    given = {n for n in tx.numbers(_CODE.sub(" ", question)) if not tx.YEARLIKE.fullmatch(n) and n not in named}
     if not given:
         return 1.0
     return len(given & tx.numbers(text)) / len(given)

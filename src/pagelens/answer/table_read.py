@@ -60,19 +60,13 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
         elif conflicts and value and read.ties == 1:
             # the row the question names best is another instance of the asked thing ("Anti-HCV test" for
             # "an HCV core antigen test", "Class A" for "Class B"): the table lacks the asked row
-            for r in rows:
-                r.absent = True
-                r.factor *= ABSENT_PENALTY
-                r.score *= ABSENT_PENALTY
+            _lacks_row(rows)
         elif read.blank:  # the row and column named, their cell empty: that row holds no answer, the others may
             read.row.absent = True
             read.row.factor *= ABSENT_PENALTY
             read.row.score *= ABSENT_PENALTY
         elif read.absent and (value or (_names_column(focus, read) and not extreme)):
-            for r in rows:
-                r.absent = True
-                r.factor *= ABSENT_PENALTY
-                r.score *= ABSENT_PENALTY
+            _lacks_row(rows)
     q = set(tx._with_digits(list(q_terms)))
     for rows in _unnamed_tables(cands):
         header = rows[0].header
@@ -84,6 +78,14 @@ def read_tables(question: str, q_terms: list[str], focus: Focus, cands: list[Can
         if match >= tc.COL_NAMED:
             row.column, row.cell_score = col, match
             row.score += CELL_BONUS * match * row.factor
+
+
+def _lacks_row(rows: list[Candidate]) -> None:
+    """The table lacks the asked row: its rows weigh ``ABSENT_PENALTY`` and support nothing."""
+    for r in rows:
+        r.absent = True
+        r.factor *= ABSENT_PENALTY
+        r.score *= ABSENT_PENALTY
 
 
 def _read(question: str, q_terms: list[str], aliases: list[str], rows: list[Candidate], focus: Focus) -> tc.Cell | None:

@@ -25,6 +25,7 @@ STOPWORDS = frozenset(
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'’\-]*|\d+(?:[.,]\d+)*%?")
 NUMBER = re.compile(r"(?<![\w.])[-−+]?\d+(?:[.,]\d+)*(?:\s?%)?")
+YEARLIKE = re.compile(r"(?:1[5-9]|20)\d\d")  # a number that may be a year (with ``fullmatch``)
 _ABBREV = re.compile(r"\b(?:e\.g|i\.e|et al|Fig|Figs|Eq|Eqs|Sec|No|Nos|vs|cf|approx|resp|Tab|Ref|Dr|Mr|Ms|Mrs|Messrs|Inc|Ltd|"
                      r"Vol|Vols|pp|Prof|Capt|Rev|Jr|Sr|St|Gen|Col|Lt|Sgt|Gov|Hon|Dept|Univ|Corp|Jan|Feb|Mar|Apr|Jun|"
                      r"Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.$", re.I)
